@@ -1,0 +1,152 @@
+/**
+ * Claude Code's events → the use cases (SPEC.md: What this mod does, per hook). One function per
+ * event; each builds the call's ports from `$`, runs its use case, and never throws: a failure is
+ * one log line and the event goes on as if the plugin were not there. The plugin never blocks a
+ * prompt, an edit or an exit.
+ */
+import type {
+  CommandRunInput,
+  EngineInterface,
+  Hook,
+  Next,
+  PromptContextInput,
+  PromptSubmitInput,
+  SessionCompactInput,
+  SessionEndInput,
+  SessionStartInput,
+  ToolCallInput,
+  TurnCompleteInput,
+} from 'claude-code'
+import type { BashReport } from '../../core/domain/bash-report'
+import type { Application, UseCases } from './application'
+import { enginePortsOf } from './engine-ports'
+
+/** Runs `work` with this call's use cases; a throw becomes one log line and `fallback`. */
+async function guarded<T>($: EngineInterface, app: Application, event: string, fallback: T, work: (uc: UseCases) => Promise<T>): Promise<T> {
+  try {
+    return await work(app.useCases(enginePortsOf($)))
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error)
+    $.ui.log(`Hark: the ${event} hook failed (${why.replace(/\s+/g, ' ').slice(0, 160)}); the session carries on.`)
+    return fallback
+  }
+}
+
+export async function onSessionStart(app: Application, $: EngineInterface, e: SessionStartInput, next: Next<'session.start'>) {
+  await guarded($, app, 'session.start', undefined, (uc) => uc.start.onSessionStart(e.cwd))
+  return next(e)
+}
+
+export async function onPromptContext(app: Application, $: EngineInterface, e: PromptContextInput, next: Next<'prompt.context'>) {
+  const below = await next(e)
+  const blocks = await guarded($, app, 'prompt.context', below.blocks, (uc) => uc.context.blocks(below.blocks))
+  return blocks === below.blocks ? below : { ...below, blocks: [...blocks] }
+}
+
+export async function onPromptSubmit(app: Application, $: EngineInterface, e: PromptSubmitInput, next: Next<'prompt.submit'>) {
+  await guarded($, app, 'prompt.submit', undefined, (uc) => uc.prompt.run())
+  return next(e)
+}
+
+export async function onCompact(app: Application, $: EngineInterface, e: SessionCompactInput, next: Next<'session.compact'>) {
+  // SPEC.md: main conversation only; not subagents, not precompute passes.
+  if (e.agentId !== undefined || e.trigger === 'precompute') return next(e)
+  const fetching = guarded($, app, 'session.compact', undefined, (uc) => uc.compact.begin())
+  const result = await next(e)
+  await fetching
+  await guarded($, app, 'session.compact', undefined, (uc) => uc.compact.end(!('skip' in result)))
+  return result
+}
+
+/** The file an edit tool changes. */
+function editedFile(e: ToolCallInput): string | undefined {
+  const input = e as unknown as Record<string, unknown>
+  const path = input['file_path'] ?? input['notebook_path']
+  return typeof path === 'string' ? path : undefined
+}
+
+export async function onEdit(app: Application, $: EngineInterface, e: ToolCallInput, next: Next<'tool.call'>) {
+  const file = editedFile(e)
+  if (file === undefined) return next(e)
+  const verdict = await guarded($, app, 'tool.call', { go: true } as const, (uc) => uc.guard.before(file))
+  if (!verdict.go) return { deny: verdict.deny }
+  const result = await next(e)
+  if (!('deny' in result && result.deny !== undefined) && result.isError !== true) {
+    await guarded($, app, 'tool.call', undefined, (uc) => uc.guard.after(file))
+  }
+  return result
+}
+
+/** What the engine reported of a Bash call, as plain data (nothing else of it is kept). */
+function bashReport(e: ToolCallInput, result: Awaited<ReturnType<Next<'tool.call'>>>): BashReport | undefined {
+  const input = e as unknown as Record<string, unknown>
+  const command = input['command']
+  if (typeof command !== 'string' || ('deny' in result && result.deny !== undefined)) return undefined
+  const failed = result.isError === true
+  const record = !failed && typeof result.result === 'object' && result.result !== null ? (result.result as Record<string, unknown>) : {}
+  const git = typeof record['gitOperation'] === 'object' && record['gitOperation'] !== null ? (record['gitOperation'] as Record<string, unknown>) : {}
+  const commit = typeof git['commit'] === 'object' && git['commit'] !== null ? (git['commit'] as Record<string, unknown>)['sha'] : undefined
+  const pr = typeof git['pr'] === 'object' && git['pr'] !== null ? (git['pr'] as Record<string, unknown>)['url'] : undefined
+  const background = input['run_in_background'] === true || typeof record['backgroundTaskId'] === 'string' || record['backgroundedByUser'] === true
+  return {
+    command,
+    failed,
+    interrupted: record['interrupted'] === true,
+    timedOut: typeof record['timedOutAfterMs'] === 'number',
+    background,
+    ...(typeof record['stdout'] === 'string' ? { stdout: record['stdout'] } : {}),
+    ...(typeof commit === 'string' ? { commit: { sha: commit } } : {}),
+    ...(typeof pr === 'string' ? { pullRequestUrl: pr } : {}),
+  }
+}
+
+export async function onBash(app: Application, $: EngineInterface, e: ToolCallInput, next: Next<'tool.call'>) {
+  const result = await next(e)
+  const report = bashReport(e, result)
+  if (report !== undefined) await guarded($, app, 'tool.call', undefined, (uc) => uc.work.bash(report))
+  return result
+}
+
+/** An end_session call Claude makes through an MCP server whose end_session takes what_i_did. */
+export async function onAgentEndSession(app: Application, $: EngineInterface, e: ToolCallInput, next: Next<'tool.call'>) {
+  const result = await next(e)
+  const input = e as unknown as Record<string, unknown>
+  const succeeded = !('deny' in result && result.deny !== undefined) && result.isError !== true
+  if (succeeded && e.agentId === undefined && 'what_i_did' in input) {
+    await guarded($, app, 'tool.call', undefined, (uc) => uc.work.agentHandedOff())
+  }
+  return result
+}
+
+export async function onTurnComplete(app: Application, $: EngineInterface, e: TurnCompleteInput, next: Next<'turn.complete'>) {
+  // SPEC.md: interrupted answers and subagents' answers are ignored.
+  if (e.agentId === undefined && e.reason === 'answer' && !e.isAborted) {
+    const answer = e.answer
+    await guarded($, app, 'turn.complete', undefined, (uc) => uc.work.notes(answer))
+  }
+  return next(e)
+}
+
+export async function onClassicSessionEnd(app: Application, $: EngineInterface, e: Parameters<Hook<'classic.SessionEnd'>>[1], next: Next<'classic.SessionEnd'>) {
+  const path = typeof e.transcript_path === 'string' ? e.transcript_path : undefined
+  await guarded($, app, 'classic.SessionEnd', undefined, (uc) => uc.move.run(path))
+  return next(e)
+}
+
+export async function onSessionEnd(app: Application, $: EngineInterface, e: SessionEndInput, next: Next<'session.end'>) {
+  const now = await $.clock.now()
+  // SPEC.md: every exit hook shares one window (about 1.5 s); the plugin keeps inside it.
+  const left = next.budget.remainingMs
+  const deadline = now + (Number.isFinite(left) && left > 0 ? left : 1_500)
+  await guarded($, app, 'session.end', undefined, async (uc) => {
+    await uc.handOff.run(deadline)
+    // SPEC.md: after /clear or a resume, the next conversation starts fresh.
+    if (e.reason === 'clear' || e.reason === 'resume') uc.start.reset()
+  })
+  return next(e)
+}
+
+export async function onHarkCommand(app: Application, $: EngineInterface, e: CommandRunInput) {
+  const text = await guarded($, app, 'command.run', 'Hark: /hark failed; see the log.', (uc) => uc.command.run(e.args))
+  return { text, isTextDisplayOnly: true as const }
+}

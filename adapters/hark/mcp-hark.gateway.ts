@@ -1,0 +1,143 @@
+/**
+ * The Hark MCP client (SPEC.md: Every outbound request): one stateless JSON-RPC `tools/call` per
+ * HTTPS POST to the one fixed URL (the endpoint below holds it), with every header of the SPEC's
+ * table and `params._meta` naming the client and the conversation. A request is abandoned after
+ * 3 seconds (or the caller's shorter limit). Failures come back as values, never as throws.
+ */
+import { parseBrief } from '../../core/domain/brief'
+import { parseItems } from '../../core/domain/item'
+import { isProjectId } from '../../core/domain/project'
+import type { Clock } from '../../core/ports/clock.port'
+import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '../../core/ports/hark.port'
+import { describeError, within } from '../../core/application/deadline'
+import { readMcpReply, type HttpReply } from './mcp-reply'
+
+/** The HTTPS POST to `https://harkstudio.io/mcp`; rejects when the connection fails. */
+export interface HarkEndpoint {
+  post(headers: Readonly<Record<string, string>>, body: string): Promise<HttpReply>
+}
+
+/** Who is asking: the key, the conversation, and the versions for the User-Agent. */
+export interface HarkIdentity {
+  readonly accessKey: string
+  /** 32 hex characters, the same in every process of the conversation. */
+  conversationId(): string
+  /** `hark-mod/<plugin version> (claude-code/<engine version>)`. */
+  userAgent(): Promise<string>
+}
+
+export const REQUEST_TIMEOUT_MS = 3_000
+export const CLIENT_NAME = 'claude-code-mod'
+
+let nextRequestId = 1
+
+export class McpHarkGateway implements HarkGateway {
+  constructor(
+    private readonly endpoint: HarkEndpoint,
+    private readonly clock: Clock,
+    private readonly identity: HarkIdentity,
+  ) {}
+
+  async getBrief(venture: string, options?: HarkCallOptions) {
+    return this.map(await this.call('get_agent_brief', { venture, depth: 'compact' }, options), (payload) => parseBrief(payload), 'no brief in the reply')
+  }
+
+  async listDecisions(venture: string, options?: HarkCallOptions) {
+    return this.map(
+      await this.call('list_journal_entries', { venture, kind: 'decision', limit: 200 }, options),
+      (payload) => {
+        if (Array.isArray(payload)) return payload as readonly unknown[]
+        const entries = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)['entries'] : undefined
+        return Array.isArray(entries) ? (entries as readonly unknown[]) : undefined
+      },
+      'no entries in the reply',
+    )
+  }
+
+  async listCandidates(venture: string, options?: HarkCallOptions) {
+    return this.map(
+      await this.call('list_candidates', { venture }, options),
+      (payload) => {
+        const o = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined
+        const entries = Array.isArray(payload) ? payload : o?.['entries']
+        const fields = Array.isArray(o?.['build_state_fields']) ? (o['build_state_fields'] as unknown[]) : []
+        const fieldItems = fields.map((f) => {
+          const field = typeof f === 'object' && f !== null ? (f as Record<string, unknown>)['field'] : undefined
+          return typeof field === 'string' ? `Change to ${field}` : undefined
+        })
+        return [...parseItems(entries), ...parseItems(fieldItems.filter((x) => x !== undefined))]
+      },
+      'no proposals in the reply',
+    )
+  }
+
+  async getVenture(idOrCode: string, options?: HarkCallOptions) {
+    return this.map(
+      await this.call('get_venture', { id_or_code: idOrCode }, options),
+      (payload) => {
+        const o = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {}
+        const inner = typeof o['venture'] === 'object' && o['venture'] !== null ? (o['venture'] as Record<string, unknown>) : o
+        const id = inner['id']
+        return { found: typeof id === 'string' && isProjectId(id) ? id.toLowerCase() : undefined }
+      },
+      '',
+    ).then((r): HarkResult<string | undefined> => (r.ok ? { ok: true, value: r.value.found } : r))
+  }
+
+  async endSession(args: EndSessionArgs, options?: HarkCallOptions) {
+    return this.done(await this.call('end_session', { ...args }, options))
+  }
+
+  async sessionStopped(venture: string, options?: HarkCallOptions) {
+    return this.done(await this.call('session_stopped', { venture }, options))
+  }
+
+  async closeSession(reason: string, options?: HarkCallOptions) {
+    return this.done(await this.call('close_session', { reason }, options))
+  }
+
+  private done(result: HarkResult<unknown>): HarkResult<void> {
+    return result.ok ? { ok: true, value: undefined } : result
+  }
+
+  private map<T>(result: HarkResult<unknown>, read: (payload: unknown) => T | undefined, missing: string): HarkResult<T> {
+    if (!result.ok) return result
+    const value = read(result.value)
+    return value === undefined ? { ok: false, kind: 'refused', detail: missing } : { ok: true, value }
+  }
+
+  /** One `tools/call`: builds the request, waits at most the limit, reads the reply. */
+  private async call(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<HarkResult<unknown>> {
+    const id = nextRequestId++
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: tool, arguments: args, _meta: { client: CLIENT_NAME, conversation: this.identity.conversationId() } },
+    })
+    const headers = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      Authorization: `Bearer ${this.identity.accessKey}`,
+      'User-Agent': await this.identity.userAgent(),
+      'X-Hark-Client': CLIENT_NAME,
+    }
+    const limit = Math.min(options?.timeoutMs ?? REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS)
+    if (limit <= 0) return { ok: false, kind: 'timeout', detail: 'no time left to send it' }
+    const reply = await within(this.clock, limit, () => this.endpoint.post(headers, body))
+    if (!reply.done) {
+      return reply.reason === 'timeout'
+        ? { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` }
+        : { ok: false, kind: 'unreachable', detail: this.connectionFailure(reply.error) }
+    }
+    const outcome = readMcpReply(reply.value, id)
+    return outcome.ok ? { ok: true, value: outcome.payload } : { ok: false, kind: 'refused', detail: outcome.detail }
+  }
+
+  /** The engine's rejection names the URL and the cause; keep the cause only, never the key. */
+  private connectionFailure(error: unknown): string {
+    const text = describeError(error).split(this.identity.accessKey).join('[redacted]')
+    const cause = /failed:\s*(.*)$/.exec(text)?.[1] ?? text
+    return `could not connect (${cause})`
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Reading an MCP `tools/call` reply (HARK-API.md, Transport): one JSON-RPC 2.0 message as the body
+ * (`application/json`) or inside a `text/event-stream` body, where the event whose message has the
+ * request's id is the answer. The tool's payload is `structuredContent` when present, otherwise the
+ * text content parsed as JSON, otherwise the text itself. Every failure is a value with a short,
+ * secret-free reason for the log line.
+ */
+
+export interface HttpReply {
+  readonly status: number
+  readonly ok: boolean
+  /** Lower-cased header names. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+}
+
+export type McpOutcome = { readonly ok: true; readonly payload: unknown } | { readonly ok: false; readonly detail: string }
+
+const EXCERPT = 120
+
+function excerpt(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 3)}...` : line
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** The JSON-RPC messages an SSE body carries: each event's `data:` lines joined, parsed. */
+export function sseMessages(body: string): unknown[] {
+  const out: unknown[] = []
+  for (const event of body.replace(/\r\n?/g, '\n').split(/\n\n+/)) {
+    const data = event
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).replace(/^ /, ''))
+    if (data.length === 0) continue
+    try {
+      out.push(JSON.parse(data.join('\n')))
+    } catch {
+      // An event that is not JSON (a comment, a keep-alive) carries no answer.
+    }
+  }
+  return out
+}
+
+/** Finds the reply to request `id` among the messages of a reply body. */
+function findReply(messages: readonly unknown[], id: number): Record<string, unknown> | undefined {
+  for (const m of messages.flatMap((x) => (Array.isArray(x) ? x : [x]))) {
+    if (isObject(m) && m['id'] === id && ('result' in m || 'error' in m)) return m
+  }
+  return undefined
+}
+
+/** The tool payload of a `tools/call` result (HARK-API.md). */
+export function toolPayload(result: unknown): McpOutcome {
+  if (!isObject(result)) return { ok: false, detail: 'the reply has no tool result' }
+  const texts = Array.isArray(result['content'])
+    ? result['content'].filter((c): c is Record<string, unknown> => isObject(c) && c['type'] === 'text' && typeof c['text'] === 'string').map((c) => c['text'] as string)
+    : []
+  if (result['isError'] === true) return { ok: false, detail: `the tool answered an error: ${excerpt(texts.join(' ')) || 'no reason given'}` }
+  if ('structuredContent' in result && result['structuredContent'] !== undefined && result['structuredContent'] !== null) {
+    return { ok: true, payload: result['structuredContent'] }
+  }
+  const text = texts.join('\n')
+  try {
+    return { ok: true, payload: JSON.parse(text) }
+  } catch {
+    return { ok: true, payload: text }
+  }
+}
+
+/** Reads the HTTP reply to JSON-RPC request `id`. */
+export function readMcpReply(reply: HttpReply, id: number): McpOutcome {
+  if (!reply.ok) return { ok: false, detail: `HTTP ${reply.status}` }
+  const type = (reply.headers['content-type'] ?? '').toLowerCase()
+  let messages: unknown[]
+  if (type.includes('text/event-stream')) {
+    messages = sseMessages(reply.text)
+  } else {
+    try {
+      messages = [JSON.parse(reply.text)]
+    } catch {
+      // Some servers send SSE without the header; try that before giving up.
+      messages = sseMessages(reply.text)
+      if (messages.length === 0) return { ok: false, detail: 'the reply is not JSON' }
+    }
+  }
+  const message = findReply(messages, id)
+  if (message === undefined) {
+    const other = messages.some((m) => isObject(m) && ('result' in m || 'error' in m))
+    return { ok: false, detail: other ? 'the reply answers another request' : 'the reply holds no JSON-RPC answer' }
+  }
+  if ('error' in message) {
+    const error = isObject(message['error']) ? message['error'] : {}
+    const code = typeof error['code'] === 'number' ? ` ${error['code']}` : ''
+    const text = typeof error['message'] === 'string' ? `: ${excerpt(error['message'])}` : ''
+    return { ok: false, detail: `JSON-RPC error${code}${text}` }
+  }
+  return toolPayload(message['result'])
+}

@@ -1,0 +1,68 @@
+/**
+ * Fetching the brief and showing the status line (SPEC.md: session.start, /hark brief, the status
+ * line). Used by starting, compaction and /hark.
+ */
+import type { Brief } from '../domain/brief'
+import { statusLine } from '../domain/status'
+import type { Clock } from '../ports/clock.port'
+import type { HarkGateway, HarkResult } from '../ports/hark.port'
+import type { Host } from '../ports/host.port'
+import type { ConversationStore } from './conversation-store'
+import type { PluginState } from './plugin-state'
+import type { Settings } from './settings'
+
+export class BriefService {
+  constructor(
+    private readonly state: PluginState,
+    private readonly settings: Settings,
+    private readonly hark: HarkGateway,
+    private readonly store: ConversationStore,
+    private readonly clock: Clock,
+    private readonly host: Host,
+  ) {}
+
+  /**
+   * `get_agent_brief {venture, depth: "compact"}`; on success the brief is kept, cached for the
+   * project and noted in the conversation's record; on failure one log line, and the status line
+   * says offline.
+   */
+  async fetch(why: string): Promise<HarkResult<Brief>> {
+    const project = this.state.project
+    if (project === undefined) return { ok: false, kind: 'refused', detail: 'no project' }
+    const result = await this.hark.getBrief(project.venture)
+    const now = await this.clock.now()
+    if (result.ok) {
+      const brief = result.value
+      this.state.brief = brief
+      this.state.online = true
+      await this.store.writeBrief(project.venture, { text: brief.text, fetchedAt: now })
+      await this.store.save((record) => ({
+        ...record,
+        briefAt: now,
+        openedAt: now,
+        status: { state: brief.handoffState, needYou: brief.openCandidates, at: now },
+      }))
+    } else {
+      this.state.online = false
+      this.host.log(`Hark: could not fetch the brief ${why} (${result.detail}); the session carries on without it.`)
+    }
+    this.showStatus()
+    return result
+  }
+
+  /** The status line for what the plugin knows now (nothing outside a Hark project). */
+  showStatus(): void {
+    const project = this.state.project
+    if (project === undefined) return
+    if (this.settings.accessKey === undefined) {
+      this.host.status(statusLine({ kind: 'no-key', venture: project.venture }))
+      return
+    }
+    const status = this.state.view?.status ?? this.state.record?.status
+    if (!this.state.online && this.state.brief === undefined) {
+      this.host.status(statusLine({ kind: 'offline', venture: project.venture }))
+      return
+    }
+    this.host.status(statusLine({ kind: 'online', venture: project.venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 }))
+  }
+}

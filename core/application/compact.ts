@@ -1,0 +1,34 @@
+/**
+ * session.compact (SPEC.md), in the main conversation only: a fresh brief is fetched while the
+ * summary is written; if the compaction goes through, the conversation is marked for the
+ * `<hark-recap>` block, Claude Code rebuilds the first message's context, and the edit guard
+ * fetches the decisions again on its next edit.
+ */
+import type { BriefService } from './brief-service'
+import type { ConversationStore } from './conversation-store'
+import type { Host } from '../ports/host.port'
+import type { PluginState } from './plugin-state'
+
+export class Compact {
+  constructor(
+    private readonly state: PluginState,
+    private readonly briefs: BriefService,
+    private readonly store: ConversationStore,
+    private readonly host: Host,
+  ) {}
+
+  /** As the compaction starts: the brief fetch, to await once the compaction settled. */
+  begin(): Promise<unknown> {
+    if (this.state.phase !== 'active') return Promise.resolve()
+    return this.briefs.fetch('for the compaction')
+  }
+
+  /** Once the compaction settled: `compacted` is false when it was skipped. */
+  async end(compacted: boolean): Promise<void> {
+    if (this.state.phase !== 'active' || !compacted) return
+    this.state.decisionsStale = true
+    if (this.state.brief === undefined) return
+    await this.store.save((record, { now }) => ({ ...record, recapAt: now }))
+    this.host.refreshContext()
+  }
+}

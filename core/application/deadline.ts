@@ -1,0 +1,34 @@
+import type { Clock } from '../ports/clock.port'
+
+/** The outcome of a wait that may run out. */
+export type Timed<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly reason: 'timeout' | 'error'; readonly error?: unknown }
+
+/**
+ * Waits for `work` at most `ms` (by the engine's clock). Never rejects: a rejection becomes
+ * `{ done: false, reason: 'error' }`. The clock's wait is let go as soon as `work` settles.
+ */
+export async function within<T>(clock: Clock, ms: number, work: () => Promise<T>): Promise<Timed<T>> {
+  const stop = new AbortController()
+  const limit = Math.max(0, Math.floor(ms))
+  let started: Promise<T>
+  try {
+    started = work()
+  } catch (error) {
+    return { done: false, reason: 'error', error }
+  }
+  const outcome = started.then(
+    (value): Timed<T> => ({ done: true, value }),
+    (error: unknown): Timed<T> => ({ done: false, reason: 'error', error }),
+  )
+  const timeout = clock.sleep(limit, stop.signal).then((): Timed<T> => ({ done: false, reason: 'timeout' }))
+  const first = await Promise.race([outcome, timeout])
+  stop.abort()
+  return first
+}
+
+/** A short, single-line description of an error, for a log line. */
+export function describeError(error: unknown): string {
+  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : 'unknown error'
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line
+}

@@ -1,0 +1,39 @@
+/**
+ * classic.SessionEnd (SPEC.md): whether the conversation moved to a background process. The
+ * transcript is read through the engine's file API (files up to 4 MiB), only its last 64 KB, and
+ * nothing of it is kept. For a transcript that can't be read, the store's record of the process
+ * that last joined, got a prompt or recorded work decides.
+ */
+import { endsWithMove, TRANSCRIPT_READ_LIMIT, TRANSCRIPT_TAIL_BYTES } from '../domain/transcript'
+import type { Files } from '../ports/files.port'
+import { STORE_WAIT_EXIT_MS, type ConversationStore } from './conversation-store'
+import type { PluginState } from './plugin-state'
+
+export class DetectMove {
+  constructor(
+    private readonly state: PluginState,
+    private readonly files: Files,
+    private readonly store: ConversationStore,
+  ) {}
+
+  async run(transcriptPath: string | undefined): Promise<void> {
+    if (this.state.phase !== 'active') return
+    const tail = await this.tail(transcriptPath)
+    if (tail !== undefined) {
+      this.state.moved = endsWithMove(tail)
+      return
+    }
+    // Refresh the view (bounded like every store call at exit), then see who carries the conversation.
+    await this.store.save(undefined, { waitMs: STORE_WAIT_EXIT_MS })
+    const active = this.state.view?.active
+    this.state.moved = active !== undefined && this.state.sessionId !== undefined && active.session !== this.state.sessionId
+  }
+
+  private async tail(path: string | undefined): Promise<string | undefined> {
+    if (path === undefined || path === '') return undefined
+    const size = await this.files.size(path)
+    if (size === undefined || size > TRANSCRIPT_READ_LIMIT) return undefined
+    const offset = Math.max(0, size - TRANSCRIPT_TAIL_BYTES)
+    return this.files.readRange(path, offset, size - offset)
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The handoff (SPEC.md: session.end; The handoff; /hark handoff; One conversation, several
+ * processes). At most one handoff per piece of work: a process stores a claim first, the first
+ * claim wins, and the winner marks the work closed before it sends anything. With work, it sends
+ * `end_session`, falling back to `session_stopped` when that fails other than by timing out and
+ * time is left; without work, `close_session` if a Hark session is open; otherwise nothing.
+ */
+import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation'
+import { buildHandoff, CLOSE_REASON } from '../domain/handoff'
+import { hasWork, type Work } from '../domain/work'
+import type { Clock } from '../ports/clock.port'
+import type { HarkGateway, HarkResult } from '../ports/hark.port'
+import type { Host } from '../ports/host.port'
+import type { BriefService } from './brief-service'
+import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationStore } from './conversation-store'
+import type { PluginState } from './plugin-state'
+
+/** SPEC.md: each request at exit stops waiting 0.4 seconds before the exit window ends. */
+export const EXIT_MARGIN_MS = 400
+
+export type HandoffOutcome =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'moved' }
+  | { readonly kind: 'nothing' }
+  | { readonly kind: 'taken' }
+  | { readonly kind: 'sent'; readonly tool: 'end_session' | 'session_stopped' | 'close_session'; readonly work: Work }
+  | { readonly kind: 'failed'; readonly tool: 'end_session' | 'session_stopped' | 'close_session'; readonly detail: string; readonly work: Work }
+
+export class HandOff {
+  /** Whether this run is at exit (no status line to draw, no time for more store writes). */
+  private exiting = false
+
+  constructor(
+    private readonly state: PluginState,
+    private readonly hark: HarkGateway,
+    private readonly store: ConversationStore,
+    private readonly clock: Clock,
+    private readonly host: Host,
+    private readonly briefs: BriefService,
+  ) {}
+
+  /**
+   * Hands the conversation's pending work off.
+   * @param deadline epoch ms when the exit window ends (session.end), or undefined for /hark handoff
+   */
+  async run(deadline?: number): Promise<HandoffOutcome> {
+    const { project, conversationKey, recordKey } = this.state
+    if (this.state.phase !== 'active' || project === undefined || conversationKey === undefined || recordKey === undefined) return { kind: 'idle' }
+    if (this.state.moved) return { kind: 'moved' }
+    const exiting = deadline !== undefined
+    this.exiting = exiting
+    const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
+    // The latest merge of every process's record (a refused read leaves this process's own).
+    await this.store.save(undefined, { waitMs })
+    const view = this.state.view
+    const record = this.state.record
+    if (view === undefined || record === undefined) return { kind: 'idle' }
+    let work = view.work
+    let notes = view.notes
+    const tool = hasWork(work) ? 'end_session' : view.sessionOpen ? 'close_session' : undefined
+    if (tool === undefined) return { kind: 'nothing' }
+    const claim = this.state.storeRefused ? { won: false, refused: true } : await this.store.claim(conversationKey, view.segment, { waitMs })
+    if (!claim.won && !claim.refused) return { kind: 'taken' }
+    if (claim.refused) {
+      // SPEC.md, Limits: when the store refuses, this process hands off its own work.
+      const own = ownWork(record, recordKey)
+      work = own.work
+      notes = own.notes
+      const now = await this.clock.now()
+      this.state.record = markOwnHandedOff(record, recordKey, now)
+      if (!hasWork(work) && !view.sessionOpen) return { kind: 'nothing' }
+    } else {
+      // The winner marks the work closed before it sends anything.
+      await this.store.save((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true), { waitMs })
+    }
+    if (hasWork(work)) return this.sendHandoff(project.venture, work, notes, deadline)
+    return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
+  }
+
+  private async sendHandoff(venture: string, work: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
+    const sent = await this.hark.endSession(buildHandoff(venture, work, notes), { timeoutMs: await this.timeLeft(deadline) })
+    if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
+    // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.
+    this.host.log(`Hark: end_session failed (${sent.detail}); asking Hark to draft the handoff from repo activity.`)
+    const left = await this.timeLeft(deadline)
+    if (left <= 0) return { kind: 'failed', tool: 'end_session', detail: sent.detail, work }
+    return this.finish('session_stopped', work, await this.hark.sessionStopped(venture, { timeoutMs: left }))
+  }
+
+  private async finish(tool: 'end_session' | 'session_stopped' | 'close_session', work: Work, result: HarkResult<void>): Promise<HandoffOutcome> {
+    if (!result.ok) {
+      const after = result.kind === 'timeout' ? " Hark's idle sweep drafts the handoff." : ''
+      this.host.log(`Hark: ${tool} failed (${result.detail}).${after}`)
+      return { kind: 'failed', tool, detail: result.detail, work }
+    }
+    // The status line: Hark drafts the handoff after session_stopped; otherwise the work is handed off.
+    const state = tool === 'session_stopped' ? 'Draft' : 'Clean'
+    const needYou = this.state.view?.status?.needYou ?? 0
+    const status = { state, needYou, at: await this.clock.now() } as const
+    if (this.exiting) {
+      if (this.state.record !== undefined) this.state.record = { ...this.state.record, status }
+    } else {
+      await this.store.save((r) => ({ ...r, status }))
+      this.briefs.showStatus()
+    }
+    return { kind: 'sent', tool, work }
+  }
+
+  /** ms a request may wait: 3 s normally; at exit, the rest of the window minus 0.4 s. */
+  private async timeLeft(deadline: number | undefined): Promise<number> {
+    if (deadline === undefined) return 3_000
+    return deadline - EXIT_MARGIN_MS - (await this.clock.now())
+  }
+}

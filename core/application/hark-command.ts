@@ -1,0 +1,121 @@
+/**
+ * /hark (SPEC.md): `brief` (the default) fetches and prints the brief; `handoff` ends the Hark
+ * session now and records the handoff; `needs` lists the proposals waiting for a person and updates
+ * the count; `open` prints the project's link and starts no program. Outside a Hark project, or
+ * without a key, it says how to set up.
+ */
+import { describeItem } from '../domain/item'
+import { isProjectId } from '../domain/project'
+import type { Clock } from '../ports/clock.port'
+import type { HarkGateway } from '../ports/hark.port'
+import type { BriefService } from './brief-service'
+import type { ConversationStore } from './conversation-store'
+import type { HandOff, HandoffOutcome } from './hand-off'
+import type { PluginState } from './plugin-state'
+import { SETUP_HELP } from './settings'
+import type { StartSession } from './start-session'
+
+export const STUDIO_URL = 'https://harkstudio.io/studio'
+export const VENTURE_URL = 'https://harkstudio.io/ventures/'
+
+const USAGE = 'Usage: /hark [brief|handoff|needs|open]'
+
+export class HarkCommand {
+  constructor(
+    private readonly state: PluginState,
+    private readonly start: StartSession,
+    private readonly briefs: BriefService,
+    private readonly handOff: HandOff,
+    private readonly hark: HarkGateway,
+    private readonly store: ConversationStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The text to print for `/hark <args>`. */
+  async run(args: string): Promise<string> {
+    const sub = (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
+    if (!['', 'brief', 'handoff', 'needs', 'open', 'help'].includes(sub)) return `Unknown /hark command "${sub.slice(0, 40)}". ${USAGE}`
+    if (this.state.phase === 'placeholder') await this.start.releasePlaceholder()
+    else await this.start.ensureStarted()
+    if (sub === 'help') return `${USAGE}\n${this.state.phase === 'active' ? '' : SETUP_HELP}`.trim()
+    if (this.state.phase !== 'active') return this.setupText()
+    switch (sub) {
+      case 'handoff':
+        return describeHandoff(await this.handOff.run())
+      case 'needs':
+        return this.needs()
+      case 'open':
+        return this.open()
+      default:
+        return this.brief()
+    }
+  }
+
+  private setupText(): string {
+    const project = this.state.project
+    if (this.state.idleReason === 'no-key' && project !== undefined) {
+      return `Hark project ${project.venture} (from ${project.file}), but no access key is set, so nothing is sent.\n${SETUP_HELP}`
+    }
+    return `No Hark project file (.hark/project or .hark) was found in this folder or its parents.\n${SETUP_HELP}`
+  }
+
+  private async brief(): Promise<string> {
+    const venture = this.state.project?.venture ?? ''
+    const result = await this.briefs.fetch('for /hark brief')
+    if (result.ok) return `Hark brief for ${venture}:\n\n${result.value.text}`
+    const last = this.state.brief
+    return last === undefined
+      ? `Could not fetch the brief for ${venture} (${result.detail}).`
+      : `Could not fetch the brief for ${venture} (${result.detail}). The last brief this session has:\n\n${last.text}`
+  }
+
+  private async needs(): Promise<string> {
+    const venture = this.state.project?.venture ?? ''
+    const result = await this.hark.listCandidates(venture)
+    if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).`
+    const items = result.value
+    const now = await this.clock.now()
+    const state = this.state.view?.status?.state ?? this.state.brief?.handoffState ?? 'Open'
+    await this.store.save((record) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: items.length, at: now } }))
+    this.briefs.showStatus()
+    if (items.length === 0) return `No proposals wait for a person in ${venture}.`
+    const lines = items.slice(0, 50).map((item) => `- ${describeItem(item)}`)
+    if (items.length > 50) lines.push(`- and ${items.length - 50} more`)
+    return `${items.length} proposal${items.length === 1 ? '' : 's'} wait${items.length === 1 ? 's' : ''} for a person in ${venture}:\n${lines.join('\n')}`
+  }
+
+  /** SPEC.md: prints the link (asking get_venture once when the file holds a code); starts no program. */
+  private async open(): Promise<string> {
+    const project = this.state.project
+    if (project === undefined) return STUDIO_URL
+    let id = project.id ?? this.state.ventureId
+    if (id === undefined && !isProjectId(project.venture)) {
+      const result = await this.hark.getVenture(project.venture)
+      if (result.ok && result.value !== undefined) id = this.state.ventureId = result.value
+    }
+    return id === undefined ? `Hark's studio (the project's id could not be found): ${STUDIO_URL}` : `${project.venture} on Hark: ${VENTURE_URL}${id}`
+  }
+}
+
+function describeHandoff(outcome: HandoffOutcome): string {
+  switch (outcome.kind) {
+    case 'idle':
+      return SETUP_HELP
+    case 'moved':
+      return 'This conversation moved to a background process; that process hands it off.'
+    case 'nothing':
+      return 'Nothing to hand off: no edits, commits or test runs since the last handoff, and no Hark session is open.'
+    case 'taken':
+      return 'Another Claude Code process of this conversation is handing this work off.'
+    case 'failed':
+      return `The handoff did not reach Hark: ${outcome.tool} failed (${outcome.detail}).`
+    case 'sent': {
+      if (outcome.tool === 'close_session') return 'No edits, commits or test runs to hand off: closed the Hark session.'
+      const { files, commits, tests } = outcome.work
+      const what = `${files.length} file${files.length === 1 ? '' : 's'}, ${commits.length} commit${commits.length === 1 ? '' : 's'}, ${tests.length} test run${tests.length === 1 ? '' : 's'}`
+      return outcome.tool === 'end_session'
+        ? `Handed off to Hark (${what}). Work from here on starts a new handoff.`
+        : `end_session failed, so Hark drafts the handoff from repo activity (${what}).`
+    }
+  }
+}

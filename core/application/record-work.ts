@@ -1,0 +1,55 @@
+/**
+ * Recording the session's work (SPEC.md: tool.call for Bash and for the agent's own end_session;
+ * turn.complete). Only what the handoff needs is kept: a test run's runner and result, a commit's
+ * short hash and cleaned subject, a pull request URL, Claude's cleaned notes.
+ */
+import { addEntry, markHandedOff, noteSession, setNotes } from '../domain/conversation'
+import { workFromBash, type BashReport } from '../domain/bash-report'
+import { cleanNotes } from '../domain/notes'
+import type { ConversationStore } from './conversation-store'
+import type { PluginState } from './plugin-state'
+import type { Settings } from './settings'
+import type { StartSession } from './start-session'
+
+export class RecordWork {
+  constructor(
+    private readonly state: PluginState,
+    private readonly settings: Settings,
+    private readonly start: StartSession,
+    private readonly store: ConversationStore,
+  ) {}
+
+  /** After a Bash command ran. */
+  async bash(report: BashReport): Promise<void> {
+    await this.start.ensureStarted()
+    if (this.state.phase !== 'active') return
+    const entries = workFromBash(report, this.settings.accessKey)
+    if (entries.length === 0) return
+    const session = this.state.sessionId
+    await this.store.save((record, { now }) => {
+      let out = record
+      for (const entry of entries) out = addEntry(out, entry, now)
+      return session === undefined ? out : noteSession(out, session, now)
+    })
+  }
+
+  /**
+   * Claude wrote the handoff itself with an `end_session` tool that takes `what_i_did` (SPEC.md:
+   * tool.call): the work so far counts as handed off, so it isn't recorded twice; the Hark session
+   * stays open, and session end sends only `close_session`.
+   */
+  async agentHandedOff(): Promise<void> {
+    await this.start.ensureStarted()
+    const key = this.state.recordKey
+    if (this.state.phase !== 'active' || key === undefined) return
+    await this.store.save((record, { others, view, now }) => markHandedOff(key, record, view, others, now, false))
+  }
+
+  /** turn.complete: Claude's last complete answer becomes the agent notes, cleaned. */
+  async notes(answer: string): Promise<void> {
+    if (this.state.phase !== 'active' || answer.trim() === '') return
+    const text = cleanNotes(answer, this.settings.accessKey)
+    if (text.trim() === '') return
+    await this.store.save((record, { now }) => setNotes(record, text, now))
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The project's brief (SPEC.md: session.start, prompt.context; HARK-API.md: get_agent_brief).
+ * Parsed from what `get_agent_brief {venture, depth: "compact"}` answers, rendered as the
+ * `<hark-brief>` block of the first message and, after a compaction, as the `<hark-recap>` block.
+ */
+import { describeItem, firstText, object, parseItems, text, type Item } from './item'
+
+/** The handoff state the status line shows (HARK-API.md: `handoff`). */
+export type HandoffState = 'Clean' | 'Draft' | 'Open'
+
+export interface Brief {
+  /** The brief as Hark sent it: its text, or JSON text for an object. What `<hark-brief>` carries. */
+  readonly text: string
+  readonly identity?: string
+  /** Accepted decisions (`recent_decisions`). */
+  readonly decisions: readonly Item[]
+  /** Non-goals (`build_state.non_goals`), each as Hark sent it, for the edit guard's scopes. */
+  readonly nonGoals: readonly unknown[]
+  readonly blockers: readonly Item[]
+  /** `build_state.next_up`; its first item is the next action. */
+  readonly nextUp: readonly Item[]
+  readonly handoffState: HandoffState
+  /** Proposals waiting for a person: `open_candidates`, else the length of `unreviewed.items`. */
+  readonly openCandidates: number
+}
+
+/** Longest brief text kept (characters); a longer one is cut, with a marker. */
+export const MAX_BRIEF_TEXT = 60_000
+
+/**
+ * A Brief from a `get_agent_brief` payload: an object (the usual case) or a string (the whole
+ * brief). Returns `undefined` for anything else (a number, an empty string, null).
+ */
+export function parseBrief(payload: unknown): Brief | undefined {
+  if (typeof payload === 'string') {
+    const t = payload.trim()
+    if (t === '') return undefined
+    return { text: cap(t), decisions: [], nonGoals: [], blockers: [], nextUp: [], handoffState: 'Open', openCandidates: 0 }
+  }
+  const o = object(payload)
+  if (o === undefined) return undefined
+  const build = object(o['build_state']) ?? {}
+  const nonGoals = Array.isArray(build['non_goals']) ? (build['non_goals'] as unknown[]).slice(0, 200) : []
+  const identity = text(o['identity'], 300)
+  return {
+    text: cap(JSON.stringify(payload, null, 2)),
+    ...(identity === undefined ? {} : { identity }),
+    decisions: parseItems(o['recent_decisions']),
+    nonGoals,
+    blockers: parseItems(build['blockers']),
+    nextUp: parseItems(build['next_up']),
+    handoffState: handoffStateOf(o['handoff']),
+    openCandidates: openCandidatesOf(o),
+  }
+}
+
+/** The brief again from its stored text (the store keeps `Brief.text`). */
+export function briefFromText(stored: string): Brief | undefined {
+  const t = stored.trim()
+  if (t.startsWith('{')) {
+    try {
+      const parsed = parseBrief(JSON.parse(t))
+      if (parsed !== undefined) return { ...parsed, text: cap(t) }
+    } catch {
+      // Not JSON after all: a text brief that starts with a brace.
+    }
+  }
+  return parseBrief(t)
+}
+
+/** HARK-API.md: Draft when `draft` is truthy; Clean when `status` reads clean, closed, ended or confirmed; else Open. */
+export function handoffStateOf(value: unknown): HandoffState {
+  const h = object(value)
+  if (h === undefined) return 'Open'
+  if (h['draft'] !== undefined && h['draft'] !== null && h['draft'] !== false && h['draft'] !== '' && h['draft'] !== 0) return 'Draft'
+  const status = typeof h['status'] === 'string' ? h['status'].trim().toLowerCase() : ''
+  return ['clean', 'closed', 'ended', 'confirmed'].includes(status) ? 'Clean' : 'Open'
+}
+
+function openCandidatesOf(o: Record<string, unknown>): number {
+  const n = o['open_candidates']
+  if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return Math.min(Math.floor(n), 9_999)
+  const unreviewed = object(o['unreviewed'])
+  const items = unreviewed?.['items']
+  return Array.isArray(items) ? Math.min(items.length, 9_999) : 0
+}
+
+function cap(t: string): string {
+  return t.length > MAX_BRIEF_TEXT ? `${t.slice(0, MAX_BRIEF_TEXT)}\n[brief cut at ${MAX_BRIEF_TEXT} characters]` : t
+}
+
+/** `project="…"` with the value made safe for an attribute. */
+function projectAttribute(venture: string): string {
+  return `project="${venture.replace(/[^A-Za-z0-9._-]/g, '')}"`
+}
+
+/** Keeps a closing tag inside the text from ending the block early. */
+function framed(tag: string, body: string): string {
+  return body.replace(new RegExp(`</\\s*${tag}`, 'gi'), `<\\/${tag}`)
+}
+
+/** The first message's block (SPEC.md, prompt.context): `<hark-brief project="V-012">…</hark-brief>`. */
+export function renderBriefBlock(venture: string, brief: Brief): string {
+  return `<hark-brief ${projectAttribute(venture)}>\n${framed('hark-brief', brief.text)}\n</hark-brief>`
+}
+
+/**
+ * The block after a compaction (SPEC.md: session.compact; HARK-API.md): accepted decisions,
+ * non-goals, blockers and the next action, from the same brief.
+ */
+export function renderRecapBlock(venture: string, brief: Brief): string {
+  const lines: string[] = []
+  const section = (heading: string, items: readonly Item[]) => {
+    lines.push(`${heading}:`)
+    if (items.length === 0) lines.push('- none')
+    for (const item of items) lines.push(`- ${describeItem(item)}`)
+  }
+  if (brief.identity !== undefined) lines.push(brief.identity, '')
+  section('Accepted decisions', brief.decisions)
+  section('Non-goals', parseItems(brief.nonGoals))
+  section('Blockers', brief.blockers)
+  const next = brief.nextUp[0]
+  lines.push(`Next action: ${next === undefined ? 'none recorded' : describeItem(next)}`)
+  if (brief.decisions.length === 0 && brief.nonGoals.length === 0 && brief.blockers.length === 0 && next === undefined) {
+    lines.push('', firstText({ t: brief.text }, ['t'], 4_000) ?? '')
+  }
+  return `<hark-recap ${projectAttribute(venture)}>\n${framed('hark-recap', lines.join('\n').trimEnd())}\n</hark-recap>`
+}

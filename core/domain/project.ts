@@ -1,0 +1,135 @@
+/**
+ * The project file and where to look for it (SPEC.md, Setup step 1).
+ *
+ * A project is named by `.hark/project`, holding a project code (`V-012`) or a project id (a UUID),
+ * or by a `.hark` file holding `venture=V-012` (what Hark's own hook installer writes). The folder
+ * Claude Code starts in is searched first, then each parent folder; file paths are later taken
+ * relative to the folder where the file was found.
+ */
+
+/** A Hark project as the project file names it. */
+export interface ProjectRef {
+  /** What is sent as `venture`: the code (`V-012`) or the id, exactly as the file holds it. */
+  readonly venture: string
+  /** The project's id (a UUID) when the file holds one; otherwise unknown until `get_venture`. */
+  readonly id?: string
+  /** Absolute folder where the project file was found; edited paths are taken relative to it. */
+  readonly root: string
+  /** Absolute path of the project file itself. */
+  readonly file: string
+}
+
+/** One place to look, in order. */
+export interface ProjectFileCandidate {
+  readonly path: string
+  readonly kind: 'project' | 'hark'
+  readonly root: string
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const CODE = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]+$/
+
+/** Whether `value` is a project id (a UUID) rather than a code. */
+export function isProjectId(value: string): boolean {
+  return UUID.test(value)
+}
+
+/**
+ * The files to try, nearest first: for each folder from `cwd` up to the file-system root,
+ * `<folder>/.hark/project`, then `<folder>/.hark`. `cwd` is absolute, POSIX or Windows style.
+ */
+export function projectFileCandidates(cwd: string): ProjectFileCandidate[] {
+  const out: ProjectFileCandidate[] = []
+  for (const folder of ancestors(cwd)) {
+    out.push({ path: joinPath(folder, '.hark/project'), kind: 'project', root: folder })
+    out.push({ path: joinPath(folder, '.hark'), kind: 'hark', root: folder })
+  }
+  return out
+}
+
+/**
+ * Reads a project file's text. Returns the venture it names, or `undefined` when the text names
+ * none (empty, a comment only, or a value that is neither a code nor a UUID).
+ * - `.hark/project`: the first non-empty, non-`#` line is the code or the id (`venture=` allowed too).
+ * - `.hark`: a `venture=V-012` line (`key = value`, quotes allowed).
+ */
+export function parseProjectFile(kind: 'project' | 'hark', text: string): string | undefined {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'))
+  for (const line of lines) {
+    const assignment = /^venture\s*[=:]\s*(.*)$/i.exec(line)
+    const value = unquote(assignment ? assignment[1]! : kind === 'project' ? line : '')
+    if (value !== '' && (isProjectId(value) || CODE.test(value)) && value.length <= 64) return value
+    if (kind === 'project') return undefined
+  }
+  return undefined
+}
+
+/** The `ProjectRef` for a venture found in `candidate`. */
+export function projectRef(candidate: ProjectFileCandidate, venture: string): ProjectRef {
+  return isProjectId(venture)
+    ? { venture, id: venture.toLowerCase(), root: candidate.root, file: candidate.path }
+    : { venture, root: candidate.root, file: candidate.path }
+}
+
+/**
+ * `file` relative to the project root, with `/` separators, or `undefined` when it lies outside
+ * the project (SPEC.md: files outside the project are neither guarded nor reported).
+ * `file` may be absolute or relative to `cwd`.
+ */
+export function relativeToProject(root: string, file: string, cwd: string = root): string | undefined {
+  if (file.trim() === '') return undefined
+  const absolute = isAbsolute(file) ? file : joinPath(cwd, file)
+  const target = normalize(absolute)
+  const base = normalize(root)
+  const windows = /^[A-Za-z]:\//.test(base)
+  const same = (a: string, b: string) => (windows ? a.toLowerCase() === b.toLowerCase() : a === b)
+  if (same(target, base)) return undefined
+  const prefix = base.endsWith('/') ? base : `${base}/`
+  if (!same(target.slice(0, prefix.length), prefix)) return undefined
+  const rest = target.slice(prefix.length)
+  return rest === '' ? undefined : rest
+}
+
+function unquote(value: string): string {
+  const v = value.trim()
+  return /^(["']).*\1$/.test(v) ? v.slice(1, -1).trim() : v
+}
+
+function isAbsolute(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\')
+}
+
+/** Absolute path with `/` separators, `.` and `..` resolved, no trailing slash (but the root). */
+export function normalize(path: string): string {
+  const slashed = path.replace(/\\/g, '/')
+  const drive = /^[A-Za-z]:/.exec(slashed)?.[0] ?? ''
+  const parts: string[] = []
+  for (const part of slashed.slice(drive.length).split('/')) {
+    if (part === '' || part === '.') continue
+    if (part === '..') parts.pop()
+    else parts.push(part)
+  }
+  return `${drive}/${parts.join('/')}`
+}
+
+function joinPath(folder: string, name: string): string {
+  const f = normalize(folder)
+  return f.endsWith('/') ? `${f}${name}` : `${f}/${name}`
+}
+
+function ancestors(cwd: string): string[] {
+  const start = normalize(cwd)
+  const out = [start]
+  let current = start
+  for (;;) {
+    const cut = current.lastIndexOf('/')
+    const drive = /^[A-Za-z]:/.exec(current)?.[0] ?? ''
+    if (cut <= drive.length) {
+      const top = `${drive}/`
+      if (current !== top) out.push(top)
+      return out
+    }
+    current = current.slice(0, cut)
+    out.push(current)
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The work a session records for the handoff (SPEC.md: tool.call, The handoff): files edited
+ * inside the project, commits, test runs and pull request links. Nothing else of a tool call is kept.
+ */
+
+export type TestResult = 'passed' | 'failed' | 'unknown'
+
+export type WorkEntry =
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'commit'; readonly sha: string; readonly subject: string }
+  | { readonly kind: 'test'; readonly runner: string; readonly result: TestResult }
+  | { readonly kind: 'link'; readonly url: string }
+
+/** The work of one segment, ready for a handoff. */
+export interface Work {
+  /** Paths relative to the project root, first-seen order, each once. */
+  readonly files: readonly string[]
+  readonly commits: readonly { readonly sha: string; readonly subject: string }[]
+  /** Every run, in order: repeated runs each count. */
+  readonly tests: readonly { readonly runner: string; readonly result: TestResult }[]
+  /** Pull request URLs, each once. */
+  readonly links: readonly string[]
+}
+
+export const NO_WORK: Work = { files: [], commits: [], tests: [], links: [] }
+
+/** Folds entries (oldest first) into Work: files, commits and links once each; every test run. */
+export function workOf(entries: Iterable<WorkEntry>): Work {
+  const files: string[] = []
+  const commits: { sha: string; subject: string }[] = []
+  const tests: { runner: string; result: TestResult }[] = []
+  const links: string[] = []
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case 'file':
+        if (!files.includes(entry.path)) files.push(entry.path)
+        break
+      case 'commit':
+        if (!commits.some((c) => c.sha === entry.sha)) commits.push({ sha: entry.sha, subject: entry.subject })
+        break
+      case 'test':
+        tests.push({ runner: entry.runner, result: entry.result })
+        break
+      case 'link':
+        if (!links.includes(entry.url)) links.push(entry.url)
+        break
+    }
+  }
+  return { files, commits, tests, links }
+}
+
+/** SPEC.md: a session with no edits, commits or test runs writes no handoff (a link alone is not work). */
+export function hasWork(work: Work): boolean {
+  return work.files.length > 0 || work.commits.length > 0 || work.tests.length > 0
+}
+
+/** Two entries that stand for the same thing (a later one replaces an earlier one); test runs never do. */
+export function sameThing(a: WorkEntry, b: WorkEntry): boolean {
+  if (a.kind === 'file' && b.kind === 'file') return a.path === b.path
+  if (a.kind === 'commit' && b.kind === 'commit') return a.sha === b.sha
+  if (a.kind === 'link' && b.kind === 'link') return a.url === b.url
+  return false
+}

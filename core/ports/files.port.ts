@@ -1,0 +1,10 @@
+/** Read-only file access (SPEC.md: the plugin writes no files). */
+export interface Files {
+  /** The whole text of a small file, or `undefined` when it is missing or unreadable. */
+  readText(path: string): Promise<string | undefined>
+  /** The size in bytes of a regular file, or `undefined`. */
+  size(path: string): Promise<number | undefined>
+  /** `length` bytes from `offset`, as text (a cut character becomes U+FFFD), or `undefined`. */
+  readRange(path: string, offset: number, length: number): Promise<string | undefined>
+}
+export const Files = Symbol('Files')

@@ -1,0 +1,44 @@
+/**
+ * What the use cases ask of Hark (SPEC.md: Every outbound request). The adapter speaks MCP
+ * JSON-RPC to the one fixed URL and turns each answer into these plain results; a failure is a
+ * value, never a throw.
+ */
+import type { Brief } from '../domain/brief'
+import type { Item } from '../domain/item'
+
+/** How a request failed: no answer in time; no connection; or Hark answered with an error. */
+export type HarkFailureKind = 'timeout' | 'unreachable' | 'refused'
+
+export type HarkResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly kind: HarkFailureKind; /** A short reason for the log line; never a secret. */ readonly detail: string }
+
+export interface HarkCallOptions {
+  /** Stop waiting after this many ms (default 3,000; SPEC.md: shorter at exit). */
+  readonly timeoutMs?: number
+}
+
+/** `end_session`'s arguments (SPEC.md: The handoff). */
+export interface EndSessionArgs {
+  readonly venture: string
+  readonly what_i_did: string
+  readonly what_changed: string
+  readonly whats_next: string
+  readonly links: readonly string[]
+  readonly watch_out_for?: string
+}
+
+export interface HarkGateway {
+  /** `get_agent_brief {venture, depth: "compact"}`. */
+  getBrief(venture: string, options?: HarkCallOptions): Promise<HarkResult<Brief>>
+  /** `list_journal_entries {venture, kind: "decision", limit: 200}`: the entries as Hark sent them (untrusted). */
+  listDecisions(venture: string, options?: HarkCallOptions): Promise<HarkResult<readonly unknown[]>>
+  /** `list_candidates {venture}`: the proposals waiting for a person. */
+  listCandidates(venture: string, options?: HarkCallOptions): Promise<HarkResult<readonly Item[]>>
+  /** `get_venture {id_or_code}`: the project's id (a UUID), when Hark names one. */
+  getVenture(idOrCode: string, options?: HarkCallOptions): Promise<HarkResult<string | undefined>>
+  endSession(args: EndSessionArgs, options?: HarkCallOptions): Promise<HarkResult<void>>
+  sessionStopped(venture: string, options?: HarkCallOptions): Promise<HarkResult<void>>
+  closeSession(reason: string, options?: HarkCallOptions): Promise<HarkResult<void>>
+}
+export const HarkGateway = Symbol('HarkGateway')

@@ -1,0 +1,18 @@
+/** Facts about the running Claude Code session. Each call may reject; callers handle it. */
+export interface SessionInfo {
+  /** The session id (the transcript file's name). */
+  id(): Promise<string>
+  /** The working directory, absolute. */
+  cwd(): Promise<string>
+  /** When the conversation was first launched (epoch ms); kept by a background move and `--resume`. */
+  startedAt(): Promise<number>
+  /** How many prompts the person has sent in this session. */
+  turns(): Promise<number>
+  /** The engine's version, e.g. `2.1.332`. */
+  engineVersion(): Promise<string>
+  /** The plugin's own version from its plugin.json. */
+  pluginVersion(): Promise<string | undefined>
+  /** Whether this is the agent view's empty "new session" placeholder (CLAUDE_BG_SOURCE=spare). */
+  isPlaceholderSource(): Promise<boolean>
+}
+export const SessionInfo = Symbol('SessionInfo')
