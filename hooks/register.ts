@@ -23,7 +23,7 @@ export const register: Register = (on, options) => {
   on('prompt.context', ($, e, next) => onPromptContext(app, $, e, next))
   on('prompt.submit', ($, e, next) => onPromptSubmit(app, $, e, next))
   on('session.compact', ($, e, next) => onCompact(app, $, e, next))
-  on('tool.call', { tool: ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'] }, ($, e, next) => onEdit(app, $, e, next))
+  on('tool.call', { tool: /^(Edit|Write|MultiEdit|NotebookEdit)$/ }, ($, e, next) => onEdit(app, $, e, next))
   on('tool.call', { tool: 'Bash' }, ($, e, next) => onBash(app, $, e, next))
   on('tool.call', { tool: /^mcp__.+__end_session$/ }, ($, e, next) => onAgentEndSession(app, $, e, next))
   on('turn.complete', ($, e, next) => onTurnComplete(app, $, e, next))

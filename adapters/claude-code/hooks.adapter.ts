@@ -15,6 +15,7 @@ import type {
   SessionEndInput,
   SessionStartInput,
   ToolCallInput,
+  ToolCallResult,
   TurnCompleteInput,
 } from 'claude-code'
 import type { BashReport } from '../../core/domain/bash-report'
@@ -58,6 +59,9 @@ export async function onCompact(app: Application, $: EngineInterface, e: Session
   return result
 }
 
+/** A tool call's continuation, whatever matcher narrowed the call. */
+type ToolNext<E> = (e: E) => Promise<ToolCallResult>
+
 /** The file an edit tool changes. */
 function editedFile(e: ToolCallInput): string | undefined {
   const input = e as unknown as Record<string, unknown>
@@ -65,7 +69,7 @@ function editedFile(e: ToolCallInput): string | undefined {
   return typeof path === 'string' ? path : undefined
 }
 
-export async function onEdit(app: Application, $: EngineInterface, e: ToolCallInput, next: Next<'tool.call'>) {
+export async function onEdit<E extends ToolCallInput>(app: Application, $: EngineInterface, e: E, next: ToolNext<E>): Promise<ToolCallResult> {
   const file = editedFile(e)
   if (file === undefined) return next(e)
   const verdict = await guarded($, app, 'tool.call', { go: true } as const, (uc) => uc.guard.before(file))
@@ -78,7 +82,7 @@ export async function onEdit(app: Application, $: EngineInterface, e: ToolCallIn
 }
 
 /** What the engine reported of a Bash call, as plain data (nothing else of it is kept). */
-function bashReport(e: ToolCallInput, result: Awaited<ReturnType<Next<'tool.call'>>>): BashReport | undefined {
+function bashReport(e: ToolCallInput, result: ToolCallResult): BashReport | undefined {
   const input = e as unknown as Record<string, unknown>
   const command = input['command']
   if (typeof command !== 'string' || ('deny' in result && result.deny !== undefined)) return undefined
@@ -100,7 +104,7 @@ function bashReport(e: ToolCallInput, result: Awaited<ReturnType<Next<'tool.call
   }
 }
 
-export async function onBash(app: Application, $: EngineInterface, e: ToolCallInput, next: Next<'tool.call'>) {
+export async function onBash<E extends ToolCallInput>(app: Application, $: EngineInterface, e: E, next: ToolNext<E>): Promise<ToolCallResult> {
   const result = await next(e)
   const report = bashReport(e, result)
   if (report !== undefined) await guarded($, app, 'tool.call', undefined, (uc) => uc.work.bash(report))
@@ -108,7 +112,7 @@ export async function onBash(app: Application, $: EngineInterface, e: ToolCallIn
 }
 
 /** An end_session call Claude makes through an MCP server whose end_session takes what_i_did. */
-export async function onAgentEndSession(app: Application, $: EngineInterface, e: ToolCallInput, next: Next<'tool.call'>) {
+export async function onAgentEndSession<E extends ToolCallInput>(app: Application, $: EngineInterface, e: E, next: ToolNext<E>): Promise<ToolCallResult> {
   const result = await next(e)
   const input = e as unknown as Record<string, unknown>
   const succeeded = !('deny' in result && result.deny !== undefined) && result.isError !== true

@@ -71,8 +71,8 @@ export class McpHarkGateway implements HarkGateway {
     )
   }
 
-  async getVenture(idOrCode: string, options?: HarkCallOptions) {
-    return this.map(
+  async getVenture(idOrCode: string, options?: HarkCallOptions): Promise<HarkResult<string | undefined>> {
+    const result = this.map(
       await this.call('get_venture', { id_or_code: idOrCode }, options),
       (payload) => {
         const o = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {}
@@ -81,7 +81,8 @@ export class McpHarkGateway implements HarkGateway {
         return { found: typeof id === 'string' && isProjectId(id) ? id.toLowerCase() : undefined }
       },
       '',
-    ).then((r): HarkResult<string | undefined> => (r.ok ? { ok: true, value: r.value.found } : r))
+    )
+    return result.ok ? { ok: true, value: result.value.found } : result
   }
 
   async endSession(args: EndSessionArgs, options?: HarkCallOptions) {

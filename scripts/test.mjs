@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// `npm test`: every check the project has, in order, each with a scratch HOME where the engine runs.
+// Exit 1 when any fails. Steps: the vendored bundles are fresh; the engine's declarations are laid;
+// tsc; the privacy check; claude plugin validate --strict; vitest; claude plugin test; end to end.
+//
+//   node scripts/test.mjs [--only name,name] [--skip name,name]
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { claudeBinary, scratchHome } from './engine.mjs'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const arg = (name) => {
+  const i = process.argv.indexOf(name)
+  return i < 0 ? [] : (process.argv[i + 1] ?? '').split(',').filter(Boolean)
+}
+const only = arg('--only')
+const skip = arg('--skip')
+const claude = claudeBinary()
+const bin = (name) => join(root, 'node_modules', '.bin', name)
+
+const steps = [
+  ['vendor', 'vendored bundles match the pinned packages', ['node', 'scripts/build-vendor.mjs', '--check']],
+  ['types', "the engine's declarations are laid", ['node', 'scripts/engine-types.mjs']],
+  ['tsc', 'tsc --noEmit under strict', [bin('tsc'), '-p', 'tsconfig.json']],
+  ['privacy', 'the privacy check', ['bash', 'scripts/privacy-check.sh']],
+  ['validate', 'claude plugin validate --strict', [claude, 'plugin', 'validate', '--strict', '.']],
+  ['validate-marketplace', 'claude plugin validate --strict (marketplace)', [claude, 'plugin', 'validate', '--strict', '.claude-plugin/marketplace.json']],
+  ['vitest', 'vitest: domain and adapter specs', [bin('vitest'), 'run']],
+  ['engine', 'claude plugin test: the plugin in the engine', [claude, 'plugin', 'test', '.']],
+  ['e2e', 'end to end: a real headless session', ['node', 'e2e/run-e2e.mjs']],
+]
+
+const results = []
+for (const [name, title, argv] of steps) {
+  if ((only.length > 0 && !only.includes(name)) || skip.includes(name)) continue
+  if (name === 'e2e' && !existsSync(join(root, 'e2e/run-e2e.mjs'))) continue
+  console.log(`\n=== ${title} (${name})`)
+  const started = Date.now()
+  const run = spawnSync(argv[0], argv.slice(1), {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, HOME: scratchHome(), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', NO_COLOR: '1' },
+  })
+  const ok = run.status === 0
+  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) })
+  console.log(`=== ${ok ? 'PASS' : 'FAIL'} ${name} (${results.at(-1).seconds} s)`)
+}
+console.log('\nSummary:')
+for (const r of results) console.log(`  ${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  ${r.seconds} s`)
+process.exit(results.every((r) => r.ok) ? 0 : 1)

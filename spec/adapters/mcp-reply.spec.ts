@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'vitest'
+import { readMcpReply, sseMessages, toolPayload } from '../../adapters/hark/mcp-reply'
+
+const json = (value: unknown, status = 200) => ({ status, ok: status < 300, headers: { 'content-type': 'application/json' }, text: JSON.stringify(value) })
+const sse = (text: string) => ({ status: 200, ok: true, headers: { 'content-type': 'text/event-stream; charset=utf-8' }, text })
+const result = (payload: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload })
+
+describe('reading an MCP tools/call reply (HARK-API.md, Transport)', () => {
+  test('structuredContent is the payload', () => {
+    expect(readMcpReply(json({ jsonrpc: '2.0', id: 7, result: result({ a: 1 }) }), 7)).toEqual({ ok: true, payload: { a: 1 } })
+  })
+
+  test('without structuredContent, the text content parsed as JSON', () => {
+    const reply = json({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: '{"entries":[1]}' }] } })
+    expect(readMcpReply(reply, 7)).toEqual({ ok: true, payload: { entries: [1] } })
+  })
+
+  test('otherwise the text itself', () => {
+    const reply = json({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'plain brief' }, { type: 'image', data: 'x' }] } })
+    expect(readMcpReply(reply, 7)).toEqual({ ok: true, payload: 'plain brief' })
+  })
+
+  test('an SSE stream: the event whose message has our id is the answer', () => {
+    const body = [
+      ': keep-alive',
+      '',
+      'event: message',
+      `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: {} })}`,
+      '',
+      'event: message',
+      `data: ${JSON.stringify({ jsonrpc: '2.0', id: 3, result: result({ ok: 'yes' }) })}`,
+      '',
+    ].join('\r\n')
+    expect(readMcpReply(sse(body), 3)).toEqual({ ok: true, payload: { ok: 'yes' } })
+  })
+
+  test('an SSE data field split over several lines', () => {
+    expect(sseMessages('data: {"a":\ndata: 1}\n\n')).toEqual([{ a: 1 }])
+  })
+
+  test.each([
+    ['HTTP error', { status: 502, ok: false, headers: {}, text: 'bad gateway' }, 'HTTP 502'],
+    ['not JSON', { status: 200, ok: true, headers: { 'content-type': 'text/html' }, text: '<html>' }, 'the reply is not JSON'],
+    ['another id', json({ jsonrpc: '2.0', id: 8, result: result({}) }), 'the reply answers another request'],
+    ['no answer at all', json({ jsonrpc: '2.0', method: 'ping' }), 'the reply holds no JSON-RPC answer'],
+    ['a JSON-RPC error', json({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found' } }), 'JSON-RPC error -32601: Method not found'],
+    ['an isError result', json({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'no such venture V-999' }], isError: true } }), 'the tool answered an error: no such venture V-999'],
+    ['an empty SSE stream', sse(''), 'the reply holds no JSON-RPC answer'],
+  ])('%s is a failure with a short reason', (_name, reply, detail) => {
+    expect(readMcpReply(reply, 7)).toEqual({ ok: false, detail })
+  })
+
+  test('a long error text is cut for the log line', () => {
+    const out = readMcpReply(json({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x'.repeat(1000) } }), 1)
+    expect(out.ok).toBe(false)
+    expect(!out.ok && out.detail.length).toBeLessThan(160)
+  })
+
+  test('a result that is not an object is no tool result', () => {
+    expect(toolPayload('nope')).toEqual({ ok: false, detail: 'the reply has no tool result' })
+  })
+
+  test('a batch array holding our answer', () => {
+    expect(readMcpReply(json([{ jsonrpc: '2.0', id: 2, result: result(1) }, { jsonrpc: '2.0', id: 7, result: result(2) }]), 7)).toEqual({ ok: true, payload: 2 })
+  })
+})

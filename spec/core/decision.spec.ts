@@ -1,0 +1,554 @@
+import { describe, expect, test } from 'vitest'
+import picomatch from '../../vendor/picomatch.js'
+import {
+  compileGuard,
+  GUARD_LIMITS,
+  guardQuestion,
+  isSettled,
+  parseDecisionEntries,
+  parseNonGoals,
+  prepareGlob,
+  scopeOf,
+  stopReason,
+  type GlobCompiler,
+  type GuardRecord,
+} from '../../core/domain/decision'
+import { GLOB_OPTIONS } from '../../core/domain/glob-options'
+
+/** What the adapter passes: picomatch's POSIX build with the domain's options. */
+const compile: GlobCompiler = (g) => picomatch(g, GLOB_OPTIONS)
+
+const decision = (scope: { paths?: string[]; areas?: string[] }, title = 'D', key = `title:${title}`): GuardRecord => ({
+  key,
+  kind: 'decision',
+  title,
+  scope: { paths: scope.paths ?? [], areas: scope.areas ?? [] },
+})
+
+/** Whether one record with this scope covers `path`. */
+const covers = (scope: { paths?: string[]; areas?: string[] }, path: string, compiler: GlobCompiler = compile): boolean =>
+  compileGuard([decision(scope)], compiler).match(path).length === 1
+
+describe('settledness (HARK-API.md: only settled records count)', () => {
+  const unsettled = ['proposed', 'candidate', 'draft', 'pending', 'rejected', 'superseded', 'retired', 'expired', 'obsolete']
+
+  test.each(unsettled.flatMap((word) => ['status', 'acceptance', 'applicability'].map((field) => [field, word] as const)))(
+    '%s: %s is not settled',
+    (field, word) => {
+      expect(isSettled({ [field]: word })).toBe(false)
+      expect(isSettled({ [field]: word.toUpperCase() })).toBe(false)
+      expect(isSettled({ [field]: ` ${word[0]!.toUpperCase()}${word.slice(1)} ` })).toBe(false)
+    },
+  )
+
+  test.each([
+    [{}, true],
+    [{ status: 'accepted' }, true],
+    [{ status: 'Accepted', acceptance: 'accepted' }, true],
+    [{ status: 'active' }, true],
+    [{ applicability: 'current' }, true],
+    [{ accepted: true }, true],
+    [{ status: 'accepted', acceptance: 'proposed' }, false], // any one field says so
+    [{ status: 'Superseded by D-12' }, false], // a whole word inside a phrase
+    [{ status: 'pending_review' }, false],
+    [{ status: 'unsuperseded' }, true], // not the word itself
+    [{ superseded_by: 'D-12' }, false],
+    [{ superseded_by: 12 }, false],
+    [{ superseded_by: 0 }, false],
+    [{ superseded_by: ['D-12'] }, false],
+    [{ superseded_by: { id: 'D-12' } }, false],
+    [{ superseded_by: true }, false],
+    [{ superseded_by: null }, true],
+    [{ superseded_by: '' }, true],
+    [{ superseded_by: '   ' }, true],
+    [{ superseded_by: [] }, true],
+    [{ superseded_by: {} }, true],
+    [{ superseded_by: false }, true],
+    [{ accepted: false }, false],
+    [{ accepted: 'false' }, true], // wrong type: ignored
+    [{ accepted: 0 }, true],
+    [{ status: 5 }, true],
+    [{ status: ['rejected'] }, true], // wrong type: ignored
+    [{ status: { value: 'rejected' } }, true],
+  ] as const)('%j settled: %s', (record, settled) => {
+    expect(isSettled(record as Record<string, unknown>)).toBe(settled)
+  })
+
+  test('a non-object is never settled and never throws', () => {
+    for (const v of [null, undefined, 'accepted', 3, [], true]) expect(isSettled(v as never)).toBe(false)
+  })
+})
+
+describe('scope parsing (SPEC.md: scope comes from the structured fields, else the text)', () => {
+  const S = (paths: string[], areas: string[] = []) => ({ paths, areas })
+
+  test.each([
+    // SPEC.md's structured paths and areas, each field name
+    ['scope.paths', { scope: { paths: ['src/db/**', '*.sql'] } }, S(['src/db/**', '*.sql'])],
+    ['scope_paths', { scope_paths: ['src/db/**'] }, S(['src/db/**'])],
+    ['paths', { paths: ['src/db/**'] }, S(['src/db/**'])],
+    ['files', { files: ['src/db/schema.sql'] }, S(['src/db/schema.sql'])],
+    ['scope_area', { scope_area: 'billing' }, S([], ['billing'])],
+    ['scope.areas', { scope: { areas: ['billing', 'payments'] } }, S([], ['billing', 'payments'])],
+    ['scope.area', { scope: { area: 'billing' } }, S([], ['billing'])],
+    ['areas', { areas: ['billing'] }, S([], ['billing'])],
+    ['area', { area: 'billing' }, S([], ['billing'])],
+    ['paths and areas together', { scope: { paths: ['src/pay/**'], areas: ['billing'] } }, S(['src/pay/**'], ['billing'])],
+    ['fields combine', { scope_paths: ['a/**'], files: ['b.ts'], area: 'billing' }, S(['a/**', 'b.ts'], ['billing'])],
+    // loose values: each value classified (a /, *, ? or . makes a path)
+    ['scope as a string (path)', { scope: 'src/db/**' }, S(['src/db/**'])],
+    ['scope as a string (area)', { scope: 'billing' }, S([], ['billing'])],
+    ['scope as a list', { scope: ['billing', '*.sql', 'src/x', 'a?.ts', 'README.md'] }, S(['*.sql', 'src/x', 'a?.ts', 'README.md'], ['billing'])],
+    ['scope as a comma list', { scope: 'billing, src/db/**' }, S(['src/db/**'], ['billing'])],
+    ['scopes', { scopes: ['billing', 'src/db/**'] }, S(['src/db/**'], ['billing'])],
+    ['applies_to', { applies_to: 'payments; lib/pay/**' }, S(['lib/pay/**'], ['payments'])],
+    ['applies_to as scope objects', { applies_to: [{ paths: ['a/**'] }, { area: 'billing' }] }, S(['a/**'], ['billing'])],
+    // structured areas may nest folders; structured paths are paths whatever they hold
+    ['nested area', { areas: ['billing/api'] }, S([], ['billing/api'])],
+    ['a path field holding a bare word', { paths: ['Makefile'] }, S(['Makefile'])],
+    // never scopes
+    ['scope_version and scope_audience', { scope_version: 'v2', scope_audience: 'internal' }, S([])],
+    ['scope object version/audience keys', { scope: { version: 'v2', audience: 'team' } }, S([])],
+    // SPEC.md's text conventions
+    ['(scope: …) in the title', { title: 'Raw SQL, no ORM (scope: src/db/**)' }, S(['src/db/**'])],
+    ['scope: line in the body', { title: 'Deposits settle daily', body: 'Context.\nscope: billing\nMore.' }, S([], ['billing'])],
+    ['several values, mixed', { title: 'X (scope: src/db/**, billing; *.sql)' }, S(['src/db/**', '*.sql'], ['billing'])],
+    ['space-separated values', { title: 'X', body: 'scope: src/db/** src/sql/**' }, S(['src/db/**', 'src/sql/**'])],
+    ['joining words are not areas', { title: 'X', body: 'scope: billing and payments' }, S([], ['billing', 'payments'])],
+    ['sentence punctuation', { title: 'X', body: 'Scope: billing.' }, S([], ['billing'])],
+    ['markdown bullet and bold', { title: 'X', body: '- **Scope:** `src/db/**`' }, S(['src/db/**'])],
+    ['scope: any case', { title: 'X', body: 'SCOPE: Billing' }, S([], ['Billing'])],
+    ['two scope lines add up', { title: 'X', body: 'scope: billing\nscope: src/pay/**' }, S(['src/pay/**'], ['billing'])],
+    ['marker and body add up', { title: 'X (scope: a/**)', body: 'scope: billing' }, S(['a/**'], ['billing'])],
+    ['marker in a text-only record', { text: 'No ORM (scope: src/db/**)' }, S(['src/db/**'])],
+    ['braces are one value', { title: 'X (scope: src/{db,billing}/**)' }, S(['src/{db,billing}/**'])],
+    ['parentheses inside the marker', { title: 'X (scope: app/(auth)/**)' }, S(['app/(auth)/**'])],
+    ['scope_version: line is not a scope line', { title: 'X', body: 'scope_version: 2\nscope_audience: team' }, S([])],
+    ['a mention of scope mid-sentence is not a scope line', { title: 'X', body: 'The scope: of this is wide' }, S([])],
+    ['words that are neither path nor area', { title: 'X', body: 'scope: (see ADR-4)' }, S([])],
+    // structured fields win over the text
+    ['structured wins over the marker', { title: 'X (scope: src/db/**)', area: 'billing' }, S([], ['billing'])],
+    ['structured wins over the body', { body: 'scope: billing', paths: ['src/**'] }, S(['src/**'])],
+    ['empty structured fields fall back to the text', { title: 'X (scope: src/db/**)', paths: [], area: '  ' }, S(['src/db/**'])],
+    ['scope_version alone falls back to the text', { title: 'X (scope: billing)', scope_version: 'v2' }, S([], ['billing'])],
+    // normalising
+    ['Windows separators', { paths: ['src\\db\\**'] }, S(['src/db/**'])],
+    ['Windows separators, loose', { scope: 'src\\db' }, S(['src/db'])],
+    ['quotes and whitespace', { paths: ['  "src/db/**"  ', "'lib/**'", ' `x/**` '] }, S(['src/db/**', 'lib/**', 'x/**'])],
+    ['duplicates once', { paths: ['a/**', 'a/**'], areas: ['billing', 'billing'] }, S(['a/**'], ['billing'])],
+    ['unicode area', { areas: ['größe'] }, S([], ['größe'])],
+    ['unicode loose word is an area', { scope: 'zahlungsverkehr' }, S([], ['zahlungsverkehr'])],
+    ['NFD input is kept as NFC', { areas: ['gro\u0308ße'] }, S([], ['größe'])],
+    // empty, whitespace, wrong types
+    ['empty strings', { paths: [''], areas: [''], scope: '' }, S([])],
+    ['whitespace', { paths: ['   '], area: ' \t\n', scope: '  ,  ; ' }, S([])],
+    ['wrong types everywhere', { scope: 42, paths: [1, null, {}, ['x']], areas: { billing: true }, area: false, files: 7, scopes: null, applies_to: true }, S([])],
+    ['wrong types mixed with good ones', { paths: [1, 'src/**', null], areas: [{}, 'billing'] }, S(['src/**'], ['billing'])],
+    ['control characters', { paths: ['src/\u0000db/**'], areas: ['bil\u001bling'] }, S([])],
+    ['no scope at all', { title: 'Use Postgres', why: 'because', body: 'no scope here' }, S([])],
+  ] as const)('%s', (_, record, expected) => {
+    expect(scopeOf(record as unknown as Record<string, unknown>)).toEqual(expected)
+  })
+
+  test('sizes are capped', () => {
+    const many = Array.from({ length: 100 }, (_, i) => `dir${i}/**`)
+    const s = scopeOf({ paths: many, areas: many.map((_, i) => `area${i}`) })
+    expect(s.paths).toHaveLength(GUARD_LIMITS.globsPerRecord)
+    expect(s.areas).toHaveLength(GUARD_LIMITS.areasPerRecord)
+    expect(scopeOf({ paths: [`${'a/'.repeat(200)}**`] }).paths).toEqual([])
+    expect(scopeOf({ areas: ['x'.repeat(GUARD_LIMITS.areaLength + 1)] }).areas).toEqual([])
+  })
+
+  test('never throws on odd records', () => {
+    for (const v of [null, undefined, 0, 'x', [], [1], { scope: { paths: { length: 5 } } }, Object.create(null)]) {
+      expect(() => scopeOf(v as never)).not.toThrow()
+    }
+  })
+})
+
+describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
+  test.each([
+    // SPEC.md's examples
+    [{ paths: ['src/db/**'] }, 'src/db/x.sql', true],
+    [{ paths: ['src/db/**'] }, 'src/db/a/b/c.ts', true],
+    [{ paths: ['src/db/**'] }, 'src/dbx/a.ts', false],
+    [{ paths: ['src/db/**'] }, 'lib/src/db/a.ts', false], // a glob with a slash is anchored at the root
+    [{ paths: ['*.sql'] }, 'schema.sql', true],
+    [{ paths: ['*.sql'] }, 'src/db/migrations/001.sql', true], // a slash-less glob matches at any depth
+    [{ paths: ['*.sql'] }, 'src/db/x.ts', false],
+    [{ areas: ['billing'] }, 'src/billing/deposit.ts', true],
+    [{ areas: ['billing'] }, 'billing/x.ts', true],
+    [{ areas: ['billing'] }, 'lib/billing.ts', false], // a file, not a folder
+    [{ areas: ['billing'] }, 'src/billing', false], // a file named billing
+    [{ areas: ['billing'] }, 'src/billing-service/x.ts', false],
+    [{ areas: ['billing'] }, 'src/rebilling/x.ts', false],
+    [{ areas: ['Billing'] }, 'src/BILLING/x.ts', true], // case is ignored
+    [{ areas: ['billing'] }, 'src/Billing/x.ts', true],
+    [{ areas: ['billing/api'] }, 'svc/billing/api/x.ts', true],
+    [{ areas: ['billing/api'] }, 'svc/billing/x/api/y.ts', false],
+    // areas only label a record's paths: they do not widen the match
+    [{ paths: ['src/pay/**'], areas: ['billing'] }, 'src/billing/x.ts', false],
+    [{ paths: ['src/pay/**'], areas: ['billing'] }, 'src/pay/x.ts', true],
+    // trailing slashes, ./ and / prefixes, bare folders
+    [{ paths: ['src/db/'] }, 'src/db/x.sql', true],
+    [{ paths: ['src/db/'] }, 'src/db', false], // a trailing slash means the folder, not a file of that name
+    [{ paths: ['src/db'] }, 'src/db/a/b.ts', true], // a glob covers what is under it
+    [{ paths: ['src/db'] }, 'src/db', true],
+    [{ paths: ['./src/db/**'] }, 'src/db/x.ts', true],
+    [{ paths: ['/src/db/**'] }, 'src/db/x.ts', true],
+    [{ paths: ['src//db/./**'] }, 'src/db/x.ts', true],
+    [{ paths: ['./*.sql'] }, 'schema.sql', true], // ./ and / anchor a slash-less glob at the root
+    [{ paths: ['./*.sql'] }, 'db/schema.sql', false],
+    [{ paths: ['/*.sql'] }, 'db/schema.sql', false],
+    [{ paths: ['db/'] }, 'src/db/x.ts', true], // like .gitignore: a folder name alone, at any depth
+    [{ paths: ['db/'] }, 'scripts/db', false],
+    [{ paths: ['db'] }, 'scripts/db', true],
+    [{ paths: ['src/*'] }, 'src/a/b/c.ts', true], // everything under src's children, as .gitignore
+    [{ paths: ['src/*.ts'] }, 'src/a.ts', true],
+    [{ paths: ['src/*.ts'] }, 'src/a/b.ts', false],
+    [{ paths: ['src/**/*.sql'] }, 'src/a/b/c.sql', true],
+    [{ paths: ['src/**/*.sql'] }, 'src/c.sql', true],
+    [{ paths: ['**.sql'] }, 'a/b.sql', true], // `**` inside a name is a plain `*`
+    // Windows separators in a record
+    [{ paths: ['src\\db\\**'] }, 'src/db/x.sql', true],
+    [{ paths: ['src\\db'] }, 'src/db/x.sql', true],
+    // a glob that is only ** (or *) covers every file
+    [{ paths: ['**'] }, 'a.ts', true],
+    [{ paths: ['**'] }, 'deep/down/.env', true],
+    [{ paths: ['*'] }, 'deep/down/x', true],
+    [{ paths: ['.'] }, 'x/y.ts', true],
+    // dotfiles and dot-folders are covered
+    [{ paths: ['src/config/**'] }, 'src/config/.env.local', true],
+    [{ paths: ['.github/**'] }, '.github/workflows/ci.yml', true],
+    [{ paths: ['.env*'] }, 'apps/web/.env.production', true],
+    // case is ignored for globs as well
+    [{ paths: ['src/DB/**'] }, 'src/db/x.ts', true],
+    [{ paths: ['*.SQL'] }, 'a/B.sql', true],
+    // unicode folder names, NFC or NFD, any case
+    [{ paths: ['src/zahlungsverkehr/**'] }, 'src/zahlungsverkehr/größe.ts', true],
+    [{ areas: ['größe'] }, 'src/größe/x.ts', true],
+    [{ areas: ['größe'] }, 'src/GRÖSSE/x.ts', true], // ß folds like SS
+    [{ areas: ['größe'] }, 'src/gro\u0308ße/x.ts', true], // NFD path (macOS)
+    [{ areas: ['gro\u0308ße'] }, 'src/größe/x.ts', true],
+    [{ paths: ['**/größe/**'] }, 'a/GRÖSSE/x.ts', true],
+    [{ areas: ['zahlungsverkehr'] }, 'src/zahlungsverkehr/größe.ts', true],
+    [{ areas: ['größe'] }, 'src/zahlungsverkehr/größe.ts', false], // a file name is not a folder
+    [{ areas: ['日本'] }, 'src/日本/x.ts', true],
+    // literal folder names that look like glob syntax (Next.js route groups and segments)
+    [{ paths: ['app/(marketing)/**'] }, 'app/(marketing)/page.tsx', true],
+    [{ paths: ['app/(marketing)/**'] }, 'app/marketing/page.tsx', false],
+    [{ paths: ['app/[slug]/**'] }, 'app/[slug]/page.tsx', true],
+    [{ paths: ['src/a|b'] }, 'b', false], // `|` is not a regex alternation
+    [{ paths: ['src/a|b'] }, 'src/a|b', true],
+    [{ paths: ['src/{db,billing}/**'] }, 'src/billing/x.ts', true], // braces still expand
+    [{ paths: ['src/@(db|sql)/**'] }, 'src/sql/x.ts', true], // extglobs still work
+    [{ paths: ['src/!(gen)/**'] }, 'src/gen/x.ts', false],
+    // exclusions
+    [{ paths: ['src/**', '!src/gen/**'] }, 'src/gen/x.ts', false],
+    [{ paths: ['src/**', '!src/gen/**'] }, 'src/app/x.ts', true],
+    [{ paths: ['src/**', '!src/gen'] }, 'src/gen/deep/x.ts', false],
+    [{ paths: ['!vendor/**'] }, 'src/x.ts', true], // exclusions alone subtract from everything
+    [{ paths: ['!vendor/**'] }, 'vendor/x.js', false],
+    // paths the lead may still hand over unnormalised
+    [{ paths: ['src/db/**'] }, './src/db/x.ts', true],
+    [{ paths: ['src/db/**'] }, 'src\\db\\x.ts', true],
+  ] as const)('%j covers %s: %s', (scope, path, expected) => {
+    expect(covers(scope as { paths?: string[]; areas?: string[] }, path)).toBe(expected)
+  })
+
+  test('only the path is matched: a record scoped to billing ignores what the edit says', () => {
+    const guard = compileGuard([decision({ areas: ['billing'] })], compile)
+    expect(guard.match('src/booking/x.ts')).toEqual([])
+    expect(guard.match('docs/billing-notes.md')).toEqual([])
+  })
+
+  test('records without a usable scope never trigger', () => {
+    const guard = compileGuard([decision({}), decision({ paths: ['../x/**'] }, 'E'), decision({ paths: [''] }, 'F')], compile)
+    for (const p of ['a.ts', 'x/y.ts', 'billing/x.ts']) expect(guard.match(p)).toEqual([])
+  })
+
+  test('a glob the compiler refuses is skipped; the record still matches by its other globs', () => {
+    const refusing: GlobCompiler = (g) => {
+      if (g.includes('bad')) throw new Error('refused')
+      return compile(g)
+    }
+    const guard = compileGuard([decision({ paths: ['bad/**', 'src/db/**'] })], refusing)
+    expect(guard.match('src/db/x.ts')).toHaveLength(1)
+    expect(guard.match('bad/x.ts')).toEqual([])
+  })
+
+  test('a record whose every glob is refused falls back to its areas, or never triggers', () => {
+    const refusing: GlobCompiler = () => {
+      throw new Error('refused')
+    }
+    expect(compileGuard([decision({ paths: ['a/**'], areas: ['billing'] })], refusing).match('src/billing/x.ts')).toHaveLength(1)
+    expect(compileGuard([decision({ paths: ['a/**'] })], refusing).match('a/x.ts')).toEqual([])
+  })
+
+  test('a compiler that returns junk, or whose matcher throws, never throws out of the guard', () => {
+    const junk = (() => 'nope') as unknown as GlobCompiler
+    expect(compileGuard([decision({ paths: ['a/**'] })], junk).match('a/x.ts')).toEqual([])
+    const throwing: GlobCompiler = () => () => {
+      throw new Error('boom')
+    }
+    const guard = compileGuard([decision({ paths: ['a/**'] }), decision({ areas: ['a'] }, 'E')], throwing)
+    expect(guard.match('a/x.ts').map((r) => r.title)).toEqual(['E'])
+  })
+
+  test.each([
+    // the limits keep a regex from backtracking for long (docs/guard.md, Performance)
+    ['*.test.*', true], // `**/*.test.*`: two `*` runs in a segment, three wildcards in all
+    ['*a*a*b', false], // three runs in one segment: 0.2 s on a long name
+    ['src/*a*a*b/**', false],
+    ['packages/*/src/**/*.ts', true], // three wildcards
+    ['**/__tests__/**/*.test.*', true], // four
+    ['**/db/**/*_*.sql', true], // four
+    ['**/a/**/a/**/b', false], // three `**`: 85 ms on a deep 1,024-character path
+    ['**/*a*/**/*a*b', false],
+    ['src/**/a/**/b/**', true], // a trailing `/**` is free
+    ['**/*a*/', false], // the folder form adds `/**/*`
+    ['src/../etc/**', false],
+  ])('glob %s is kept: %s', (glob, kept) => {
+    expect(prepareGlob(glob) !== undefined).toBe(kept)
+  })
+
+  test('what the compiler is given: the .gitignore-like rewrite', () => {
+    expect(prepareGlob('src/db/**')).toEqual({ exclude: false, patterns: ['src/db/**'] })
+    expect(prepareGlob('*.sql')).toEqual({ exclude: false, patterns: ['**/*.sql', '**/*.sql/**'] })
+    expect(prepareGlob('src/db/')).toEqual({ exclude: false, patterns: ['src/db/**/*'] })
+    expect(prepareGlob('!src/gen')).toEqual({ exclude: true, patterns: ['src/gen', 'src/gen/**'] })
+    expect(prepareGlob('app/(auth)/**')).toEqual({ exclude: false, patterns: ['app/\\(auth\\)/**'] })
+    expect(prepareGlob('SRC/DB/**')).toEqual({ exclude: false, patterns: ['src/db/**'] })
+    expect(prepareGlob('**')).toEqual({ exclude: false, patterns: ['**'] })
+    expect(prepareGlob('   ')).toBeUndefined()
+  })
+
+  test('matches come back in the order given, each record once', () => {
+    const a = decision({ paths: ['src/**'] }, 'A')
+    const b = { ...decision({ areas: ['db'] }, 'B'), kind: 'non-goal' as const, key: 'non-goal:title:B' }
+    const c = decision({ paths: ['*.ts'] }, 'C')
+    const guard = compileGuard([c, a, b, a], compile)
+    expect(guard.match('src/db/x.ts').map((r) => r.title)).toEqual(['C', 'A', 'B'])
+    expect(guard.match('src/db/x.ts')[0]).toBe(c)
+  })
+
+  test('odd paths match nothing and never throw', () => {
+    const guard = compileGuard([decision({ paths: ['**'] }), decision({ areas: ['x'] }, 'E')], compile)
+    for (const p of ['', '.', './', '/', 'x'.repeat(GUARD_LIMITS.pathLength + 1), null, undefined, 5, {}, ['a']]) {
+      expect(guard.match(p as never)).toEqual([])
+    }
+  })
+
+  test('odd record lists compile to a guard that matches nothing, and never throw', () => {
+    for (const list of [null, undefined, 'x', 5, {}, [null, 5, 'x', {}, { key: 1 }, { key: 'k', title: 'T', scope: null }]]) {
+      expect(compileGuard(list as never, compile).match('a/b.ts')).toEqual([])
+    }
+  })
+
+  test('200 records: every one can match, and the compiled guard is reused', () => {
+    const records = Array.from({ length: 200 }, (_, i) =>
+      i % 2 === 0 ? decision({ paths: [`src/mod${i}/**`, `*.mod${i}`] }, `P${i}`) : decision({ areas: [`area${i}`] }, `A${i}`),
+    )
+    const guard = compileGuard(records, compile)
+    expect(guard.match('src/mod0/x.ts').map((r) => r.title)).toEqual(['P0'])
+    expect(guard.match('src/mod198/x.ts').map((r) => r.title)).toEqual(['P198'])
+    expect(guard.match('lib/area199/x.ts').map((r) => r.title)).toEqual(['A199'])
+    expect(guard.match('deep/x.mod100').map((r) => r.title)).toEqual(['P100'])
+    expect(guard.match('src/other/x.ts')).toEqual([])
+    expect(compileGuard([...records, decision({ paths: ['**'] }, 'all')], compile).match('x.ts').map((r) => r.title)).toEqual(['all'])
+  })
+})
+
+describe('records from Hark (list_journal_entries, the brief)', () => {
+  const entry = (extra: Record<string, unknown>) => ({ id: 'd1', title: 'Raw SQL, no ORM', why: 'Reviewable migrations', status: 'accepted', scope: { paths: ['src/db/**'] }, ...extra })
+
+  test('the settled, scoped decisions, with the marker taken out of the title', () => {
+    const records = parseDecisionEntries({
+      entries: [
+        { id: 'd1', title: 'Raw SQL, no ORM (scope: src/db/**)', why: 'Migrations stay reviewable', status: 'accepted' },
+        { id: 'd2', title: 'Deposits settle daily', rationale: 'Bank cut-off', body: 'scope: billing' },
+        { id: 'd3', title: 'Use Kysely (scope: src/db/**)', status: 'candidate' },
+        { id: 'd4', title: 'Use an ORM (scope: src/db/**)', acceptance: 'proposed' },
+        { id: 'd5', title: 'Old rule (scope: src/**)', superseded_by: 'd1' },
+        { id: 'd6', title: 'Unscoped rule', status: 'accepted' },
+        { id: 'd7', title: 'Retired (scope: src/**)', status: 'retired' },
+        { id: 'd8', title: 'Declined (scope: src/**)', accepted: false },
+      ],
+    })
+    expect(records).toEqual([
+      { key: 'id:d1', kind: 'decision', title: 'Raw SQL, no ORM', why: 'Migrations stay reviewable', scope: { paths: ['src/db/**'], areas: [] } },
+      { key: 'id:d2', kind: 'decision', title: 'Deposits settle daily', why: 'Bank cut-off', scope: { paths: [], areas: ['billing'] } },
+    ])
+  })
+
+  test.each([
+    ['an object with entries', { entries: [entry({})] }, 1],
+    ['the array itself', [entry({})], 1],
+    ['JSON text', JSON.stringify({ entries: [entry({})] }), 1],
+    ['text that is not JSON', 'no decisions', 0],
+    ['entries of the wrong type', { entries: 'x' }, 0],
+    ['no entries', {}, 0],
+    ['null', null, 0],
+    ['a number', 5, 0],
+    ['junk entries', { entries: [null, 5, 'x', [], true] }, 0],
+  ] as const)('payload: %s', (_, payload, n) => {
+    expect(parseDecisionEntries(payload)).toHaveLength(n)
+  })
+
+  test('keys: id, else title; numbers are ids; a non-goal and a decision with the same title differ', () => {
+    const d = parseDecisionEntries([entry({ id: undefined }), entry({ id: 42, title: 'Other' })])
+    expect(d.map((r) => r.key)).toEqual(['title:Raw SQL, no ORM', 'id:42'])
+    const n = parseNonGoals(['Raw SQL, no ORM (scope: src/db/**)', { id: 'ng1', title: 'No mobile app', area: 'mobile' }])
+    expect(n.map((r) => r.key)).toEqual(['non-goal:title:Raw SQL, no ORM', 'non-goal:id:ng1'])
+    expect(n[0]!.title).toBe(d[0]!.title)
+    expect(n[0]!.key).not.toBe(d[0]!.key)
+    const guard = compileGuard([...d, ...n], compile)
+    expect(guard.match('src/db/x.sql').map((r) => r.key)).toEqual(['title:Raw SQL, no ORM', 'id:42', 'non-goal:title:Raw SQL, no ORM'])
+  })
+
+  test('the key does not move when the scope marker changes', () => {
+    const a = parseDecisionEntries([{ title: 'Raw SQL (scope: src/db/**)' }])
+    const b = parseDecisionEntries([{ title: 'Raw SQL (scope: src/db/**, *.sql)' }])
+    expect(a[0]!.key).toBe(b[0]!.key)
+  })
+
+  test('a repeated id is kept once; blank and odd ids fall back to the title', () => {
+    expect(parseDecisionEntries([entry({}), entry({ title: 'Again' })])).toHaveLength(1)
+    expect(parseDecisionEntries([entry({ id: '  ' })])[0]!.key).toBe('title:Raw SQL, no ORM')
+    expect(parseDecisionEntries([entry({ id: { x: 1 } })])[0]!.key).toBe('title:Raw SQL, no ORM')
+    expect(parseDecisionEntries([entry({ id: 'x'.repeat(500) })])[0]!.key).toBe('title:Raw SQL, no ORM')
+  })
+
+  test('titles: text/summary/name when there is no title; a bare marker gets a placeholder; punctuation stays tidy', () => {
+    expect(parseDecisionEntries([{ summary: 'Summary words', paths: ['a/**'] }])[0]!.title).toBe('Summary words')
+    expect(parseDecisionEntries([{ name: 'Named', paths: ['a/**'] }])[0]!.title).toBe('Named')
+    expect(parseDecisionEntries([{ title: '(scope: a/**)' }])[0]).toMatchObject({ title: 'Untitled decision', key: 'title:Untitled decision' })
+    expect(parseDecisionEntries([{ paths: ['a/**'] }])[0]!.title).toBe('Untitled decision')
+    expect(parseDecisionEntries([{ title: 'Raw SQL (scope: src/db/**), no ORM' }])[0]!.title).toBe('Raw SQL, no ORM')
+    expect(parseDecisionEntries([{ title: 'Raw SQL (scope: src/db/**) for migrations' }])[0]!.title).toBe('Raw SQL for migrations')
+    expect(parseDecisionEntries([{ title: 'A\u001b[31m red\u202e title', paths: ['a/**'] }])[0]!.title).toBe('A [31m red title')
+  })
+
+  test('200 records at most, even from a longer list with skipped entries in it', () => {
+    const entries = Array.from({ length: 600 }, (_, i) => ({ id: `d${i}`, title: `D${i}`, paths: [`m${i}/**`], status: i % 3 === 0 ? 'rejected' : 'accepted' }))
+    const records = parseDecisionEntries({ entries })
+    expect(records).toHaveLength(200)
+    expect(records.every((r) => !/^id:d\d*[0369]$/.test(r.key) || Number(r.key.slice(4)) % 3 !== 0)).toBe(true)
+    expect(records[0]!.key).toBe('id:d1')
+  })
+
+  test('non-goals: strings and objects, settled and scoped ones only', () => {
+    const n = parseNonGoals([
+      'No mobile app (scope: mobile)',
+      'No new payment providers\nscope: billing',
+      'Unscoped non-goal',
+      { title: 'No GraphQL', why: 'REST is enough', scope: { paths: ['src/api/**'] } },
+      { text: 'No Redis (scope: src/cache/**)' },
+      { title: 'Proposed non-goal (scope: x/**)', status: 'proposed' },
+      42,
+      null,
+      { why: 'no words' },
+    ])
+    expect(n).toEqual([
+      { key: 'non-goal:title:No mobile app', kind: 'non-goal', title: 'No mobile app', scope: { paths: [], areas: ['mobile'] } },
+      { key: 'non-goal:title:No new payment providers', kind: 'non-goal', title: 'No new payment providers', scope: { paths: [], areas: ['billing'] } },
+      { key: 'non-goal:title:No GraphQL', kind: 'non-goal', title: 'No GraphQL', why: 'REST is enough', scope: { paths: ['src/api/**'], areas: [] } },
+      { key: 'non-goal:title:No Redis', kind: 'non-goal', title: 'No Redis', scope: { paths: ['src/cache/**'], areas: [] } },
+    ])
+    expect(parseNonGoals(null as never)).toEqual([])
+    expect(parseNonGoals('x' as never)).toEqual([])
+    expect(parseNonGoals(Array.from({ length: 300 }, (_, i) => `NG${i} (scope: m${i})`))).toHaveLength(200)
+  })
+
+  test('random junk never throws', () => {
+    let seed = 7
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    const atoms = [null, undefined, true, false, 0, -1, NaN, '', ' ', 'billing', 'src/**', '*', '(scope: x/**)', 'scope: a\nb', '\u0000', [], {}]
+    const keys = ['title', 'text', 'why', 'body', 'scope', 'scope_paths', 'paths', 'files', 'areas', 'area', 'scope_area', 'scopes', 'applies_to', 'status', 'superseded_by', 'id', 'accepted']
+    const junk = (depth: number): unknown => {
+      const r = rand()
+      if (depth > 2 || r < 0.4) return atoms[Math.floor(rand() * atoms.length)]
+      if (r < 0.7) return Array.from({ length: Math.floor(rand() * 4) }, () => junk(depth + 1))
+      return Object.fromEntries(keys.filter(() => rand() < 0.4).map((k) => [k, junk(depth + 1)]))
+    }
+    for (let i = 0; i < 500; i++) {
+      const payload = junk(0)
+      expect(() => {
+        const records = [...parseDecisionEntries(payload), ...parseNonGoals(Array.isArray(payload) ? payload : [payload])]
+        const guard = compileGuard(records, compile)
+        const m = guard.match('src/billing/x.ts')
+        guardQuestion('src/billing/x.ts', m)
+        stopReason('src/billing/x.ts', m)
+      }).not.toThrow()
+    }
+  })
+})
+
+describe('the question and the deny text (SPEC.md: the question lists every matching record\'s title and why)', () => {
+  const raw = decision({ paths: ['src/db/**'] }, 'Raw SQL, no ORM', 'id:d1')
+  const rawWithWhy: GuardRecord = { ...raw, why: 'Migrations stay reviewable' }
+  const billing: GuardRecord = { key: 'non-goal:title:No new providers', kind: 'non-goal', title: 'No new providers', why: 'Stripe only', scope: { paths: [], areas: ['billing'] } }
+
+  test('the question: the file, every title and why, what Allow and Stop do; it ends in a question mark', () => {
+    const q = guardQuestion('src/db/x.sql', [rawWithWhy, billing])
+    expect(q).toBe(
+      [
+        'src/db/x.sql is covered by a Hark decision and a non-goal:',
+        '',
+        '• Decision: Raw SQL, no ORM',
+        '  Why: Migrations stay reviewable',
+        '• Non-goal (billing): No new providers',
+        '  Why: Stripe only',
+        '',
+        'Allow is remembered for these records for the rest of this conversation; Stop refuses this edit.',
+        'Allow this edit of src/db/x.sql?',
+      ].join('\n'),
+    )
+    expect(guardQuestion('a.ts', [raw])).toContain('a Hark decision:\n\n• Decision: Raw SQL, no ORM\n\nAllow is remembered for this record')
+    expect(guardQuestion('a.ts', [billing, billing])).toMatch(/^a\.ts is covered by 2 Hark non-goals:/)
+  })
+
+  test('bounded: at most 10 records listed, long titles, whys and paths cut', () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...raw, key: `id:${i}`, title: `T${i} ${'x'.repeat(500)}`, why: 'y'.repeat(5_000) }))
+    const longPath = `${'deep/'.repeat(100)}file.ts`
+    const q = guardQuestion(longPath, many)
+    expect(q.match(/^• Decision/gm)).toHaveLength(10)
+    expect(q).toContain('• …and 15 more')
+    expect(q).toContain('25 Hark decisions')
+    expect(q.length).toBeLessThan(4_500)
+    expect(q).toMatch(/^…\/deep\/deep\/.*\/deep\/file\.ts is covered by/)
+    expect(q.endsWith('?')).toBe(true)
+    const s = stopReason(longPath, many)
+    expect(s.match(/^- Decision "/gm)).toHaveLength(10)
+    expect(s).toContain('- …and 15 more')
+    expect(s.length).toBeLessThan(4_500)
+  })
+
+  test('control and bidi characters never reach the dialog', () => {
+    const evil: GuardRecord = { ...raw, title: 'Ti\u001b]8;;http://x\u0007tle\u202e', why: 'line1\nline2\r\u0000' }
+    const q = guardQuestion('src/\u001b[2Jx.ts', [evil])
+    expect(q).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/)
+    expect(q).toContain('Why: line1 line2')
+  })
+
+  test('the deny text: why, and that Claude must ask the user rather than retry', () => {
+    const s = stopReason('src/db/x.sql', [rawWithWhy, billing])
+    expect(s).toBe(
+      [
+        "The user chose Stop in Hark's edit guard: this edit of src/db/x.sql is covered by a Hark decision and a non-goal:",
+        '- Decision "Raw SQL, no ORM" (why: Migrations stay reviewable)',
+        '- Non-goal (billing) "No new providers" (why: Stripe only)',
+        'Do not retry this edit, and do not make the same change another way (another tool, a shell command or another file).',
+        'Ask the user how they want to proceed.',
+      ].join('\n'),
+    )
+  })
+
+  test('odd input still gives readable text', () => {
+    expect(guardQuestion('', [])).toBe(
+      'this file is covered by no Hark record:\n\n\nAllow is remembered for these records for the rest of this conversation; Stop refuses this edit.\nAllow this edit of this file?',
+    )
+    expect(() => stopReason(null as never, [null, 5, {}] as never)).not.toThrow()
+    expect(guardQuestion('a.ts', [{ ...raw, scope: null } as never])).toContain('• Decision: Raw SQL, no ORM')
+  })
+})

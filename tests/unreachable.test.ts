@@ -1,0 +1,64 @@
+// Bad answers from Hark (SPEC.md: "If Hark is unreachable or anything goes wrong, it logs one dim
+// line and the session carries on"): each failure is one log line, an offline status, no block,
+// and nothing thrown out of a hook.
+import { describe, expect, test } from 'claude-code/testing'
+import type { FakeMode } from '../adapters/fake-hark/in-memory-hark'
+import { createWorld, hark, KEY, startSession } from './world'
+
+const options = { access_key: KEY }
+const CONTEXT = { blocks: [], instructionFiles: [] }
+
+const failures: [FakeMode, RegExp][] = [
+  ['http-500', /HTTP 500/],
+  ['unreachable', /could not connect \(ECONNREFUSED\)/],
+  ['rpc-error', /JSON-RPC error -32603: internal error/],
+  ['tool-error', /the tool answered an error: venture not found/],
+  ['garbage', /not JSON/],
+  ['wrong-id', /answers another request/],
+]
+
+describe('a failing Hark at session start', () => {
+  for (const [mode, reason] of failures) {
+    test(`${mode}: one log line, offline, the session carries on`, { options }, async ($, on) => {
+      const world = createWorld(on)
+      world.hark.mode = mode
+      await startSession($)
+      const out = await $.prompt.context(CONTEXT)
+      expect(world.logs).toHaveLength(1)
+      expect(world.logs[0]).toMatch(reason)
+      expect(world.logs[0]).not.toContain(KEY)
+      expect(world.lastStatus()).toBe('Hark V-012 · offline')
+      expect(out.blocks).toEqual([])
+    })
+  }
+
+  test('a wrong key is refused (HTTP 401), logged without the key', { options: { access_key: 'hark_wrong_key_999999' } }, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    expect(world.logs).toHaveLength(1)
+    expect(world.logs[0]).toContain('HTTP 401')
+    expect(world.logs[0]).not.toContain('hark_wrong_key_999999')
+  })
+
+  test('a server that never answers is abandoned after 3 seconds', { options }, async ($, on) => {
+    const world = createWorld(on)
+    world.hark.mode = 'hang'
+    const started = startSession($)
+    await world.clock.advance(2_999)
+    expect(world.logs).toEqual([])
+    await world.clock.advance(1)
+    await started
+    expect(world.logs).toHaveLength(1)
+    expect(world.logs[0]).toContain('no answer within 3.0 s')
+    expect(world.lastStatus()).toBe('Hark V-012 · offline')
+  })
+
+  test('/hark brief while Hark is down says so and prints the last brief', { options }, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    world.hark.mode = 'http-500'
+    const out = await hark($, 'brief')
+    expect(out.text).toContain('Could not fetch the brief for V-012 (HTTP 500)')
+    expect(out.text).toContain('Raw SQL, no ORM')
+  })
+})
