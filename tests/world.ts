@@ -46,7 +46,7 @@ export interface WorldOptions {
   now?: number
   /** How the person answers the guard's question: a label, or 'dismiss'. */
   answer?: string | 'dismiss'
-  /** What the engine's tool answers for a tool call, by tool. */
+  /** What the engine answers for a tool call, by tool: the whole tool.call result. Default `{ result: { ok: true } }`. */
   toolResults?: Record<string, (input: Record<string, unknown>) => unknown>
 }
 
@@ -204,11 +204,11 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
   on('turn.complete', (_$, e) => ({ text: e.answer }))
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
   on('classic.SessionEnd', () => ({}))
-  on('session.compact', () => ({ messages: [] }))
+  on('session.compact', (_$, e) => ({ messages: e.messages.slice(-1) }))
   on('tool.call', (_$, e) => {
     const input = e as unknown as Record<string, unknown>
     const answer = options.toolResults?.[e.tool]
-    return { result: answer === undefined ? { ok: true } : answer(input) } as never
+    return (answer === undefined ? { result: { ok: true } } : answer(input)) as never
   })
   return world
 }
