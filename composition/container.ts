@@ -101,8 +101,9 @@ const handoffModule = new ContainerModule(({ bind }) => {
     [PluginState, Settings, StartSession, ConversationStore],
   )
   bind(HandOff).toResolvedValue(
-    (state: PluginState, hark: HarkGateway, store: ConversationStore, clock: Clock, host: Host, briefs: BriefService) => new HandOff(state, hark, store, clock, host, briefs),
-    [PluginState, HarkGateway, ConversationStore, Clock, Host, BriefService],
+    (state: PluginState, hark: HarkGateway, store: ConversationStore, clock: Clock, host: Host, briefs: BriefService, settings: Settings) =>
+      new HandOff(state, hark, store, clock, host, briefs, settings),
+    [PluginState, HarkGateway, ConversationStore, Clock, Host, BriefService, Settings],
   )
   bind(HarkCommand).toResolvedValue(
     (state: PluginState, start: StartSession, briefs: BriefService, handOff: HandOff, hark: HarkGateway, store: ConversationStore, clock: Clock) =>

@@ -14,6 +14,7 @@ import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
 import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationStore } from './conversation-store'
 import type { PluginState } from './plugin-state'
+import type { Settings } from './settings'
 
 /** SPEC.md: each request at exit stops waiting 0.4 seconds before the exit window ends. */
 export const EXIT_MARGIN_MS = 400
@@ -37,6 +38,7 @@ export class HandOff {
     private readonly clock: Clock,
     private readonly host: Host,
     private readonly briefs: BriefService,
+    private readonly settings: Settings,
   ) {}
 
   /**
@@ -78,7 +80,7 @@ export class HandOff {
   }
 
   private async sendHandoff(venture: string, work: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
-    const sent = await this.hark.endSession(buildHandoff(venture, work, notes), { timeoutMs: await this.timeLeft(deadline) })
+    const sent = await this.hark.endSession(buildHandoff(venture, work, notes, this.settings.accessKey), { timeoutMs: await this.timeLeft(deadline) })
     if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
     // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.
     this.host.log(`Hark: end_session failed (${sent.detail}); asking Hark to draft the handoff from repo activity.`)
