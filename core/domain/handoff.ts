@@ -1,0 +1,286 @@
+/**
+ * The handoff sent with `end_session` when a session ends (SPEC.md: The handoff): what was done,
+ * what changed, what comes next, the links and what to watch out for. Every field is bounded.
+ * Pure; never throws.
+ */
+
+import { capText, cleanNotes, cleanSubject, NOTES_LIMIT } from './notes'
+import type { TestResult, Work } from './work'
+
+/** `close_session`'s reason (SPEC.md: Every outbound request). */
+export const CLOSE_REASON = 'Claude Code session with no edits, commits or test runs'
+
+/** links: pull request URLs, then touched paths, this many at most. */
+export const MAX_LINKS = 10
+/** what_i_did lists this many test runs, then "and N more test runs". */
+export const MAX_RUN_LINES = 50
+/** what_changed lists this many files and commits, then "and N more …". */
+export const MAX_CHANGED_FILES = 100
+export const MAX_CHANGED_COMMITS = 50
+/** whats_next names this many paths, runners or commits, then "and N more …". */
+export const MAX_NAMED = 5
+/** A longer path is cut (with `…`). */
+export const MAX_PATH = 300
+const MAX_RUNNER = 100
+const MAX_URL = 2_000
+
+/** The arguments of `end_session`. */
+export interface HandoffPayload {
+  readonly venture: string
+  /** Counts of files, commits and test runs; each test run on its own line; then the agent notes. */
+  readonly what_i_did: string
+  /** `edited <path>` for each file, then `commit <sha> <subject>` for each commit. */
+  readonly what_changed: string
+  /** The notes' "Next steps"/"Next up" section; else what to pick up. */
+  readonly whats_next: string
+  /** Pull request URLs, then touched paths; MAX_LINKS at most. */
+  readonly links: readonly string[]
+  /** Only when a test run failed. */
+  readonly watch_out_for?: string
+}
+
+interface Run {
+  readonly runner: string
+  readonly result: TestResult
+}
+
+/** `end_session`'s arguments from the segment's work and Claude's latest notes (cleaned again here). */
+export function buildHandoff(venture: string, work: Work, notes?: string, accessKey?: string): HandoffPayload {
+  const project = typeof venture === 'string' ? venture : ''
+  try {
+    const w = sanitize(work, accessKey)
+    const cleaned = typeof notes === 'string' ? cleanNotes(notes, accessKey) : ''
+    const watch = watchOutFor(w.tests)
+    return {
+      venture: project,
+      what_i_did: whatIDid(w, cleaned),
+      what_changed: whatChanged(w),
+      whats_next: whatsNext(w, cleaned),
+      links: links(w),
+      ...(watch === undefined ? {} : { watch_out_for: watch }),
+    }
+  } catch {
+    return { venture: project, what_i_did: 'Worked in a Claude Code session.', what_changed: '', whats_next: '', links: [] }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fields
+
+function whatIDid(w: SaneWork, notes: string): string {
+  const parts = [countsSentence(w.files.length, w.commits.length, w.tests.length)]
+  if (w.tests.length > 0) {
+    const lines = w.tests.slice(0, MAX_RUN_LINES).map(runLine)
+    const more = w.tests.length - MAX_RUN_LINES
+    if (more > 0) lines.push(`and ${more} more test ${more === 1 ? 'run' : 'runs'}`)
+    parts.push(['Test runs:', ...lines].join('\n'))
+  }
+  if (notes !== '') parts.push(`Agent notes:\n${notes}`)
+  return parts.join('\n\n')
+}
+
+/** `npm test: passed`, `pytest: failed`, `go test: result unknown`. */
+export function runLine(run: { readonly runner: string; readonly result: TestResult }): string {
+  return `${run.runner}: ${run.result === 'unknown' ? 'result unknown' : run.result}`
+}
+
+/** `Edited 2 files, made 1 commit and ran the tests 3 times.` */
+export function countsSentence(files: number, commits: number, tests: number): string {
+  const edited = files === 0 ? 'Edited no files' : `Edited ${files} ${files === 1 ? 'file' : 'files'}`
+  const made = commits === 0 ? 'made no commits' : `made ${commits} ${commits === 1 ? 'commit' : 'commits'}`
+  const ran = tests === 0 ? 'ran no tests' : tests === 1 ? 'ran the tests once' : `ran the tests ${tests} times`
+  return `${edited}, ${made} and ${ran}.`
+}
+
+function whatChanged(w: SaneWork): string {
+  const lines = w.files.slice(0, MAX_CHANGED_FILES).map((p) => `edited ${p}`)
+  const moreFiles = w.files.length - MAX_CHANGED_FILES
+  if (moreFiles > 0) lines.push(`and ${moreFiles} more ${moreFiles === 1 ? 'file' : 'files'}`)
+  lines.push(...w.commits.slice(0, MAX_CHANGED_COMMITS).map((c) => `commit ${c.sha} ${c.subject}`.trimEnd()))
+  const moreCommits = w.commits.length - MAX_CHANGED_COMMITS
+  if (moreCommits > 0) lines.push(`and ${moreCommits} more ${moreCommits === 1 ? 'commit' : 'commits'}`)
+  return lines.length > 0 ? lines.join('\n') : 'No files edited and no commits.'
+}
+
+/**
+ * SPEC.md: the notes' "Next steps" or "Next up" section; without one, `Fix the failing test runs: …`,
+ * or `Review this session's changes to …`. Beyond SPEC.md: commits alone are named by hash; runs alone
+ * ask to rerun the unknown ones, or say there is nothing left.
+ */
+function whatsNext(w: SaneWork, notes: string): string {
+  const section = notes === '' ? undefined : nextStepsOf(notes)
+  if (section !== undefined) return section
+  const failing = runnersWhere(w.tests, 'failing')
+  if (failing.length > 0) return `Fix the failing test runs: ${named(failing, 'more runners')}.`
+  if (w.files.length > 0) return `Review this session's changes to ${named(w.files, 'more files')}.`
+  if (w.commits.length > 0) {
+    const shas = w.commits.map((c) => c.sha)
+    return `Review this session's changes in ${shas.length === 1 ? 'commit' : 'commits'} ${named(shas, 'more commits')}.`
+  }
+  const unknown = runnersWhere(w.tests, 'unknown')
+  if (unknown.length > 0) return `Rerun the test runs whose result is unknown: ${named(unknown, 'more runners')}.`
+  return 'Nothing is left to pick up from this session: its test runs passed.'
+}
+
+function watchOutFor(tests: readonly Run[]): string | undefined {
+  if (!tests.some((t) => t.result === 'failed')) return undefined
+  const failing = runnersWhere(tests, 'failing')
+  const recovered = runnersWhere(tests, 'recovered')
+  const parts: string[] = []
+  if (failing.length > 0) parts.push(`Failing test runs: ${failing.map((r) => `${r} (${failedCount(tests, r)})`).join(', ')}.`)
+  if (recovered.length > 0) parts.push(`Failed earlier in the session, then passed: ${recovered.map((r) => `${r} (${failedCount(tests, r)})`).join(', ')}.`)
+  return parts.join(' ')
+}
+
+function failedCount(tests: readonly Run[], runner: string): string {
+  const mine = tests.filter((t) => t.runner === runner)
+  const failed = mine.filter((t) => t.result === 'failed').length
+  return `failed ${failed} of ${mine.length} ${mine.length === 1 ? 'run' : 'runs'}`
+}
+
+function links(w: SaneWork): string[] {
+  const out: string[] = []
+  for (const l of [...w.links, ...w.files]) {
+    if (out.length >= MAX_LINKS) break
+    if (!out.includes(l)) out.push(l)
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the notes
+
+/**
+ * The "Next steps" or "Next up" section of the notes, or undefined: a markdown heading (`## Next
+ * steps`), a bold line (`**Next up:**`) or a `Next steps:` line, in any case, optionally after a word
+ * such as "Suggested"; its body runs to the next heading, bold line, `Label:` line or rule. The last
+ * non-empty such section wins. Capped like the notes.
+ */
+export function nextStepsOf(notes: string): string | undefined {
+  try {
+    if (typeof notes !== 'string') return undefined
+    const lines = notes.replace(/\r\n?/g, '\n').split('\n')
+    let found: string | undefined
+    for (let i = 0; i < lines.length; i++) {
+      const inline = nextStepsHeading(lines, i)
+      if (inline === undefined) continue
+      const body = inline === '' ? [] : [inline]
+      let j = i + 1
+      if (isSetextUnderline(lines, j)) j += 1
+      for (; j < lines.length; j++) {
+        if (isSectionBreak(lines, j)) break
+        body.push(lines[j] ?? '')
+      }
+      const text = body.join('\n').trim()
+      if (text !== '') found = text
+      i = j - 1
+    }
+    return found === undefined ? undefined : capText(found, NOTES_LIMIT)
+  } catch {
+    return undefined
+  }
+}
+
+const NEXT_PHRASE = /^(?:(?:suggested|recommended|possible|remaining|proposed|immediate|open|your)\s+)?next\s+(?:steps?|up)\b/i
+
+/** The heading's inline text ('' for none) when line `i` opens a next-steps section; else undefined. */
+function nextStepsHeading(lines: readonly string[], i: number): string | undefined {
+  const line = lines[i] ?? ''
+  const title = (t: string): string => t.replace(/^[^\p{L}]+/u, '').replace(/[\s:.!*_]+$/u, '')
+  const isNext = (t: string, exact: boolean): boolean => {
+    const words = title(t)
+    const m = NEXT_PHRASE.exec(words)
+    return m !== null && (exact ? m[0].length === words.length : words.length - m[0].length <= 40)
+  }
+  const atx = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
+  if (atx !== null) return isNext(atx[1] ?? '', false) ? '' : undefined
+  const bold = /^\s*(\*\*|__)(.+?)\1\s*:?\s*(.*)$/.exec(line)
+  if (bold !== null) return isNext(bold[2] ?? '', false) ? (bold[3] ?? '').trim() : undefined
+  const label = /^\s*([^:]{1,60}):\s*(.*)$/.exec(line)
+  if (label !== null && isNext(label[1] ?? '', true)) return (label[2] ?? '').trim()
+  if (isSetextUnderline(lines, i + 1) && isNext(line, false)) return ''
+  return undefined
+}
+
+/** `===` or `---` under a non-blank line that is not a list item. */
+function isSetextUnderline(lines: readonly string[], j: number): boolean {
+  const under = lines[j]
+  const above = lines[j - 1]
+  if (under === undefined || above === undefined || above.trim() === '') return false
+  if (/^\s*(?:[-*+]|\d+[.)])\s/.test(above)) return false
+  return /^\s{0,3}(?:=+|-+)\s*$/.test(under)
+}
+
+/** A line that ends a section: a heading, a bold-only or bold-labelled line, a `Label:` line, a rule. */
+function isSectionBreak(lines: readonly string[], j: number): boolean {
+  const line = lines[j] ?? ''
+  if (/^\s{0,3}#{1,6}\s/.test(line)) return true
+  if (/^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/.test(line)) return true
+  if (/^\s*(\*\*|__)[^*_\n]+?(?::\s*\1|\1\s*:|\1\s*$)/.test(line)) return true
+  if (/^[A-Z][\w' -]{0,40}:\s*$/.test(line)) return true
+  return isSetextUnderline(lines, j + 1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Work as sent
+
+interface SaneWork {
+  readonly files: string[]
+  readonly commits: { readonly sha: string; readonly subject: string }[]
+  readonly tests: Run[]
+  readonly links: string[]
+}
+
+const RESULTS: readonly TestResult[] = ['passed', 'failed', 'unknown']
+
+/** The work with every value checked, single-line and bounded (the store's values are not trusted). */
+function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
+  const o = typeof work === 'object' && work !== null ? (work as Record<string, unknown>) : {}
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+  const line = (v: unknown, max: number): string | undefined => {
+    if (typeof v !== 'string') return undefined
+    const t = v.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
+    return t === '' ? undefined : capText(t, max)
+  }
+  const unique = <T>(xs: T[]): T[] => xs.filter((x, k) => xs.indexOf(x) === k)
+  const files = unique(list(o['files']).flatMap((p) => line(p, MAX_PATH) ?? []))
+  const commits = list(o['commits']).flatMap((c) => {
+    const r = typeof c === 'object' && c !== null ? (c as Record<string, unknown>) : {}
+    const sha = typeof r['sha'] === 'string' ? r['sha'].trim().toLowerCase() : ''
+    if (!/^[0-9a-f]{4,64}$/.test(sha)) return []
+    return [{ sha, subject: typeof r['subject'] === 'string' ? cleanSubject(r['subject'], accessKey) : '' }]
+  })
+  const tests = list(o['tests']).flatMap((t) => {
+    const r = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : {}
+    const runner = line(r['runner'], MAX_RUNNER)
+    if (runner === undefined) return []
+    const result = RESULTS.find((x) => x === r['result']) ?? 'unknown'
+    return [{ runner, result }]
+  })
+  const links = unique(list(o['links']).flatMap((l) => (typeof l === 'string' && /^https?:\/\/\S+$/i.test(l) && l.length <= MAX_URL ? [l] : [])))
+  return { files, commits, tests, links }
+}
+
+/**
+ * Runners, in first-seen order: `failing` when the last run with a known result failed; `recovered`
+ * when a run failed but the last known result passed; `unknown` when no run has a known result.
+ */
+function runnersWhere(tests: readonly Run[], which: 'failing' | 'recovered' | 'unknown'): string[] {
+  const runners = tests.map((t) => t.runner).filter((r, k, all) => all.indexOf(r) === k)
+  return runners.filter((runner) => {
+    const known = tests.filter((t) => t.runner === runner && t.result !== 'unknown')
+    const last = known[known.length - 1]?.result
+    if (which === 'unknown') return last === undefined
+    if (which === 'failing') return last === 'failed'
+    return last === 'passed' && known.some((t) => t.result === 'failed')
+  })
+}
+
+/** `a, b, c, d, e and 3 more files` (at most MAX_NAMED named). */
+function named(items: readonly string[], more: string): string {
+  const shown = items.slice(0, MAX_NAMED)
+  const rest = items.length - shown.length
+  if (rest > 0) return `${shown.join(', ')} and ${rest} ${rest === 1 ? more.replace(/s$/, '') : more}`
+  if (shown.length <= 1) return shown.join('')
+  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1] ?? ''}`
+}

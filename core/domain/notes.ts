@@ -1,0 +1,321 @@
+/**
+ * The cleaning of the agent notes and commit subjects (SPEC.md: The handoff). Fenced code blocks
+ * become `[code omitted]`; private keys, URL passwords, secret settings, well-known token formats
+ * and the user's own access key become `[redacted]`; the result is capped. Best effort by design:
+ * a password written out in prose or an indented code excerpt is sent as written.
+ * Pure and total: any input (even a non-string) gives a string, nothing throws.
+ */
+
+export const REDACTED = '[redacted]'
+export const CODE_OMITTED = '[code omitted]'
+/** The notes cap, in UTF-16 code units (so also at most 1,500 code points or graphemes). */
+export const NOTES_LIMIT = 1500
+/** The commit subject cap, in UTF-16 code units. */
+export const SUBJECT_LIMIT = 200
+/** A shorter access key is ignored, so a blank or one-letter key can't redact ordinary text. */
+export const MIN_ACCESS_KEY_LENGTH = 8
+/** What a cut text ends with. */
+export const CUT_MARK = '…'
+
+/** Input beyond this is dropped before cleaning (the result is capped far below it anyway). */
+const MAX_INPUT = 200_000
+
+/** Claude's last complete answer → the agent notes: code omitted, secrets redacted, ≤ NOTES_LIMIT. */
+export function cleanNotes(answer: string, accessKey?: string): string {
+  try {
+    if (typeof answer !== 'string') return ''
+    let text = normalize(clip(answer))
+    text = omitCodeBlocks(text)
+    text = redactSecrets(text, accessKey)
+    text = text.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim()
+    return capText(text, NOTES_LIMIT)
+  } catch {
+    return ''
+  }
+}
+
+/** A commit subject: its first non-blank line, single-spaced, redacted, ≤ SUBJECT_LIMIT. */
+export function cleanSubject(subject: string, accessKey?: string): string {
+  try {
+    if (typeof subject !== 'string') return ''
+    const line = normalize(clip(subject)).split('\n').find((l) => l.trim() !== '') ?? ''
+    const text = redactSecrets(line.replace(/\s+/g, ' ').trim(), accessKey)
+    return capText(text, SUBJECT_LIMIT)
+  } catch {
+    return ''
+  }
+}
+
+/** A named rule of the redaction; `replace` turns every match into `[redacted]` (keeping context). */
+export interface SecretRule {
+  readonly name: string
+  readonly example: string
+  readonly pattern: RegExp
+}
+
+/** The word boundary before a token: not preceded by a letter or digit. */
+const B = '(?<![A-Za-z0-9])'
+/** The word boundary after a fixed-length token. */
+const E = '(?![A-Za-z0-9])'
+const rule = (name: string, example: string, source: string, flags = 'g'): SecretRule => ({
+  name,
+  example,
+  pattern: new RegExp(source, flags),
+})
+
+/**
+ * Well-known token formats, each with its prefix and a minimum length, so near misses stay
+ * (`desk-lamp`, `sk-learn`, `npm_config_…`, `ghp_config`).
+ */
+export const TOKEN_RULES: readonly SecretRule[] = [
+  // The body must hold an upper-case letter or a digit: real keys do, hyphenated words don't.
+  rule('OpenAI / Anthropic API key', 'sk-ant-api03-…, sk-proj-…', `${B}sk-(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]{20,}`),
+  rule('Stripe secret or restricted key', 'sk_live_…, sk_test_…, rk_live_…', `${B}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`),
+  rule('Stripe webhook secret', 'whsec_…', `${B}whsec_[A-Za-z0-9+/=]{20,}`),
+  rule('GitHub token', 'ghp_…, gho_…, ghu_…, ghs_…, ghr_…', `${B}gh[pousr]_[A-Za-z0-9]{20,}`),
+  rule('GitHub fine-grained token', 'github_pat_…', `${B}github_pat_[A-Za-z0-9_]{20,}`),
+  rule('GitLab token', 'glpat-…, gldt-…, glrt-…', `${B}gl(?:pat|dt|rt|ptt|cbt|ft|imt|soat|oas|agent)-[A-Za-z0-9_-]{20,}`),
+  rule('Slack token', 'xoxb-…, xoxp-…, xoxa-…, xapp-…', `${B}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`),
+  rule('npm token', 'npm_ + 36 letters and digits', `${B}npm_[A-Za-z0-9]{36}${E}`),
+  rule('AWS access key id', 'AKIA…, ASIA… (+16)', `${B}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}${E}`),
+  rule('JSON Web Token', 'eyJ….eyJ….…', `${B}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`),
+  rule('Google API key', 'AIza…', `${B}AIza[0-9A-Za-z_-]{35}`),
+  rule('Google OAuth secret or token', 'GOCSPX-…, ya29.…', `${B}(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\\.[0-9A-Za-z_-]{20,})`),
+  rule('SendGrid API key', 'SG.….…', `${B}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}`),
+  rule('Twilio API key', 'SK + 32 hex', `${B}SK[0-9a-fA-F]{32}${E}`),
+  rule('Mailgun API key', 'key- + 32 hex', `${B}key-[0-9a-f]{32}${E}`),
+  rule('Hugging Face token', 'hf_…', `${B}hf_[A-Za-z0-9]{30,}`),
+  rule('PyPI token', 'pypi-AgE…', `${B}pypi-AgE[A-Za-z0-9_-]{40,}`),
+  rule('Docker Hub token', 'dckr_pat_…', `${B}dckr_pat_[A-Za-z0-9_-]{20,}`),
+  rule('Shopify token', 'shpat_…, shpss_…', `${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`),
+  rule('DigitalOcean token', 'dop_v1_…', `${B}do[opr]_v1_[a-f0-9]{64}${E}`),
+  rule('Linear API key', 'lin_api_…', `${B}lin_api_[A-Za-z0-9]{30,}`),
+  rule('Notion token', 'ntn_…, secret_…', `${B}(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{40,})`),
+  rule('Sentry token', 'sntrys_…, sntryu_…', `${B}sntry[su]_[A-Za-z0-9+/=_]{40,}`),
+  rule('HashiCorp Vault token', 'hvs.…, hvb.…', `${B}hv[sb]\\.[A-Za-z0-9_-]{24,}`),
+  rule('Grafana token', 'glsa_…, glc_…', `${B}(?:glsa_[A-Za-z0-9_]{32,}|glc_[A-Za-z0-9+/=]{32,})`),
+  rule('Atlassian API token', 'ATATT…', `${B}ATATT[A-Za-z0-9_=-]{30,}`),
+  rule('Databricks token', 'dapi + 32 hex', `${B}dapi[a-f0-9]{32}${E}`),
+  rule('Postman API key', 'PMAK-…', `${B}PMAK-[a-f0-9]{24}-[a-f0-9]{34}${E}`),
+  rule('New Relic key', 'NRAK-…', `${B}NRAK-[A-Z0-9]{27}${E}`),
+  rule('Square token', 'sq0atp-…, sq0csp-…', `${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{20,}`),
+  rule('Supabase token', 'sbp_…', `${B}sbp_[a-f0-9]{40}${E}`),
+  rule('Heroku token', 'HRKU-…', `${B}HRKU-[A-Za-z0-9_-]{20,}`),
+  rule('AI provider key', 'gsk_…, xai-…, r8_…, pplx-…', `${B}(?:gsk_|xai-|r8_|pplx-)[A-Za-z0-9]{20,}`),
+  rule('age secret key', 'AGE-SECRET-KEY-1…', `${B}AGE-SECRET-KEY-1[0-9A-Z]{50,}`),
+  rule('Telegram bot token', '123456789:AA…', `${B}\\d{8,10}:AA[A-Za-z0-9_-]{33}${E}`),
+]
+
+/** Webhook URLs whose path is the secret: the host stays, the path goes. */
+const WEBHOOKS = /\b(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)[A-Za-z0-9/_-]+/gi
+
+/** PEM private keys (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), from BEGIN to END. */
+const PEM_BLOCK =
+  /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/gi
+/** A PEM private key cut off before its END line: the BEGIN line and the key-like lines after it. */
+const PEM_OPEN =
+  /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[^\n]*(?:\n(?:[ \t]*[A-Za-z0-9+/=\\]+[ \t]*|[ \t]*(?:Proc-Type|DEK-Info|Version|Comment|Hash):[^\n]*|[ \t]*)(?=\n|$))*/gi
+/** A PuTTY private key file. */
+const PUTTY = /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g
+
+/** `Authorization: Bearer …` (also Basic, token, and Proxy-Authorization): the credential goes. */
+const AUTHORIZATION =
+  /\b((?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?)(?:(Bearer|Basic|Token|Digest|Bot|Negotiate|AWS4-HMAC-SHA256)[ \t]+)?([^\s"'`,;]+)/gi
+/** `Bearer <token>` anywhere, when the token looks like one (16+ characters with a digit). */
+const BEARER = /\b(Bearer\s+)([A-Za-z0-9\-._~+/]{16,}=*)/g
+/** `curl -u user:password`: the password goes. */
+const CURL_USER = /((?:^|\s)(?:-u|--user)[\s=]+["']?)([^\s:"']+):([^\s"']+)/g
+/** `scheme://user:password@host`: user and host stay, the password goes. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@"'`<>]*):([^\s/?#"'`<>]+)@(?=[^\s@]*[A-Za-z0-9\]])/gi
+
+/** A setting's name is secret when it contains one of these (SPEC.md: KEY, SECRET, TOKEN, PASSWORD; plus three more). */
+const SECRET_WORDS = /key|secret|token|password|passwd|passphrase|credential/i
+/** …or when one of its parts (split at `_`, `-`, `.` and camelCase) is one of these. */
+const SECRET_PARTS = new Set(['pass', 'pwd', 'pw', 'auth', 'authorization'])
+/** Names that hold a directory, not a password. */
+const NOT_SECRET_NAMES = new Set(['pwd', 'oldpwd'])
+/** Values that are never a secret: flags, nothing, placeholders, type names, a reference to another variable. */
+const HARMLESS_VALUE =
+  /^(?:|true|false|yes|no|on|off|null|nil|none|undefined|value|values|val|string|str|number|int|integer|boolean|bool|object|any|unknown|\.{3}|…|x{3,}|\*{3,}|\[redacted\]|\$\w+|\$\{\w+\}|\$\{\{[^}]*\}\}|%\w+%)$/i
+
+/** Whether a setting with this name holds a secret. */
+export function isSecretName(name: string): boolean {
+  const bare = name.replace(/^-+/, '')
+  if (NOT_SECRET_NAMES.has(bare.toLowerCase())) return false
+  if (SECRET_WORDS.test(bare)) return true
+  const parts = bare
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .map((p) => p.toLowerCase())
+  return parts.some((p) => SECRET_PARTS.has(p))
+}
+
+const NAME = '-{0,2}[A-Za-z_][A-Za-z0-9_.-]*'
+const QUOTED = `"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'`
+/** A GitHub Actions expression, `${{ secrets.X }}`: a reference, kept whole. */
+const EXPRESSION = '\\$\\{\\{[^}\\n]*\\}\\}'
+/** `NAME=value`, `export NAME=value`, `NAME = "value"`, `name := "value"`, `--name=value`, `?name=value&`. */
+const ASSIGNMENT = new RegExp(`(?<![A-Za-z0-9_.$-])(${NAME})([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${EXPRESSION}|[^\\s'"\`;&<>]+)`, 'g')
+/** `name: value` (YAML, headers), `"name": "value"` (JSON), `**Name:** value`. */
+const COLON = new RegExp(
+  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):(?!//)([ \\t]*(?:\\*\\*|__)?[ \\t]*)(${QUOTED}|${EXPRESSION}|[^\\s'"\`,;{}\\[\\]]+)`,
+  'g',
+)
+/** `--password value` (a long flag, then a value that is not another flag). */
+const FLAG_VALUE = new RegExp(`(?<![A-Za-z0-9_-])(--[A-Za-z][A-Za-z0-9_.-]*)([ \\t]+)(${QUOTED}|[^\\s'"\`;&|<>-][^\\s'"\`;&|<>]*)`, 'g')
+/** What may follow an unquoted value on its line for it to count as the whole value. */
+const LINE_END = /^[\s`'".,;)\]}]*(?:(?:#|\/\/).*)?$/
+
+/** The redaction alone. */
+export function redactSecrets(text: string, accessKey?: string): string {
+  try {
+    if (typeof text !== 'string') return ''
+    let out = redactAccessKey(text, accessKey)
+    out = out.replace(PEM_BLOCK, REDACTED).replace(PEM_OPEN, REDACTED).replace(PUTTY, REDACTED)
+    out = out.replace(AUTHORIZATION, (_m, head: string, scheme: string | undefined) => `${head}${scheme === undefined ? '' : `${scheme} `}${REDACTED}`)
+    out = out.replace(BEARER, (m, head: string, token: string) => (/\d/.test(token) ? head + REDACTED : m))
+    out = out.replace(CURL_USER, (_m, head: string, user: string) => `${head}${user}:${REDACTED}`)
+    out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`)
+    out = out.replace(WEBHOOKS, (_m, head: string) => head + REDACTED)
+    for (const r of TOKEN_RULES) out = out.replace(r.pattern, REDACTED)
+    out = redactSettings(out)
+    return out
+  } catch {
+    return ''
+  }
+}
+
+function redactAccessKey(text: string, accessKey: string | undefined): string {
+  if (typeof accessKey !== 'string') return text
+  const key = accessKey.trim()
+  if (key.length < MIN_ACCESS_KEY_LENGTH) return text
+  return text.split(key).join(REDACTED)
+}
+
+function redactSettings(text: string): string {
+  const valueOf = (quoted: string): string => quoted.replace(/^(["'])([\s\S]*)\1$/, '$2')
+  const redactValue = (value: string): string => {
+    const q = value[0]
+    return (q === '"' || q === "'") && value.length >= 2 && value.endsWith(q) ? `${q}${REDACTED}${q}` : REDACTED
+  }
+  const restOfLine = (s: string, from: number): string => {
+    const nl = s.indexOf('\n', from)
+    return s.slice(from, nl < 0 ? s.length : nl)
+  }
+  const quoted = (v: string): boolean => /^["']/.test(v)
+
+  let out = text.replace(ASSIGNMENT, (m, name: string, before: string, after: string, value: string, offset: number, s: string) => {
+    if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
+    // `name = value` with spaces reads like prose unless the value is quoted or ends the line.
+    if ((before !== '' || after !== '') && !quoted(value) && !LINE_END.test(restOfLine(s, offset + m.length))) return m
+    return m.slice(0, m.length - value.length) + redactValue(value)
+  })
+  out = out.replace(COLON, (m, q: string, name: string, _b: string, _a: string, value: string, offset: number, s: string) => {
+    if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
+    // A bare `Name: value` needs the value to end its line (`Password: the one in the vault` stays);
+    // a quoted name (JSON) or a quoted value is a setting wherever it stands.
+    if (q === '' && !quoted(value) && !LINE_END.test(restOfLine(s, offset + m.length))) return m
+    return m.slice(0, m.length - value.length) + redactValue(value)
+  })
+  out = out.replace(FLAG_VALUE, (m, name: string, _s: string, value: string) => {
+    if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
+    // `use --token to sign in` is prose: an unquoted value must hold something other than letters.
+    if (!quoted(value) && /^\p{L}+[.,;:!?)]*$/u.test(value)) return m
+    return m.slice(0, m.length - value.length) + redactValue(value)
+  })
+  return out
+}
+
+/** Fenced code blocks (``` or ~~~, three or more, also unterminated) → `[code omitted]`. */
+export function omitCodeBlocks(text: string): string {
+  const out: string[] = []
+  let fence: { char: string; length: number } | undefined
+  for (const line of text.split('\n')) {
+    if (fence === undefined) {
+      const open = /^((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(`{3,}|~{3,})(.*)$/.exec(line)
+      const marks = open?.[2]
+      if (open !== null && marks !== undefined && !(marks[0] === '`' && (open[3] ?? '').includes('`'))) {
+        fence = { char: marks[0] ?? '`', length: marks.length }
+        out.push(`${open[1] ?? ''}${CODE_OMITTED}`)
+      } else {
+        out.push(line)
+      }
+    } else {
+      const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1]
+      if (close !== undefined && close[0] === fence.char && close.length >= fence.length) fence = undefined
+    }
+  }
+  return out.join('\n')
+}
+
+/**
+ * At most `limit` UTF-16 code units. A cut text ends with `…` (counted in the limit); the cut never
+ * splits a surrogate pair, a combining sequence, an emoji sequence, a flag or a `[redacted]` /
+ * `[code omitted]` marker.
+ */
+export function capText(text: string, limit: number): string {
+  if (typeof text !== 'string') return ''
+  if (text.length <= limit) return text
+  if (limit < CUT_MARK.length) return ''
+  let cut = limit - CUT_MARK.length
+  // Never end on a high surrogate.
+  if (isHigh(text.charCodeAt(cut - 1))) cut -= 1
+  // Back off to the start of the grapheme the cut falls in.
+  for (let guard = 0; cut > 0 && guard < 64 && continuesGrapheme(text, cut); guard++) cut = prevIndex(text, cut)
+  // An odd run of regional indicators before the cut would leave half a flag.
+  let ri = 0
+  for (let i = cut; i > 0; ) {
+    const p = prevIndex(text, i)
+    const cp = text.codePointAt(p) ?? 0
+    if (cp < 0x1f1e6 || cp > 0x1f1ff) break
+    ri += 1
+    i = p
+  }
+  if (ri % 2 === 1) cut = prevIndex(text, cut)
+  // Never cut a marker in half.
+  for (const marker of [REDACTED, CODE_OMITTED]) {
+    const start = text.lastIndexOf('[', cut - 1)
+    if (start >= 0 && start < cut && start + marker.length > cut && text.startsWith(marker, start)) cut = start
+  }
+  return text.slice(0, cut).trimEnd() + CUT_MARK
+}
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff
+}
+
+function prevIndex(text: string, i: number): number {
+  if (i >= 2 && isHigh(text.charCodeAt(i - 2)) && text.charCodeAt(i - 1) >= 0xdc00 && text.charCodeAt(i - 1) <= 0xdfff) return i - 2
+  return i - 1
+}
+
+/** Whether the code point at `i` belongs to the grapheme before it. */
+function continuesGrapheme(text: string, i: number): boolean {
+  const cp = text.codePointAt(i) ?? 0
+  const before = text.codePointAt(prevIndex(text, i)) ?? 0
+  return (
+    before === 0x200d || // after a zero-width joiner
+    cp === 0x200d ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) || // variation selectors
+    (cp >= 0x1f3fb && cp <= 0x1f3ff) || // skin tones
+    (cp >= 0xe0020 && cp <= 0xe007f) || // tag sequences
+    cp === 0x20e3 || // keycap
+    /\p{M}/u.test(String.fromCodePoint(cp)) // combining marks
+  )
+}
+
+/** Unix line ends; no ANSI escapes or control characters; no lone surrogates. */
+function normalize(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+}
+
+/** The input up to MAX_INPUT, cut at a line end so no secret is cut in half. */
+function clip(text: string): string {
+  if (text.length <= MAX_INPUT) return text
+  const nl = text.lastIndexOf('\n', MAX_INPUT)
+  return text.slice(0, nl > 0 ? nl : MAX_INPUT)
+}

@@ -1,0 +1,406 @@
+import { describe, expect, test } from 'vitest'
+import {
+  capText,
+  CODE_OMITTED,
+  cleanNotes,
+  cleanSubject,
+  CUT_MARK,
+  isSecretName,
+  NOTES_LIMIT,
+  redactSecrets,
+  REDACTED,
+  SUBJECT_LIMIT,
+} from '../../core/domain/notes'
+
+// Test tokens are built at run time, so no literal in this file looks like a live credential to a
+// secret scanner. They match the formats' shapes.
+const ALNUM = 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC'
+const fill = (n: number, alphabet = ALNUM): string => Array.from({ length: n }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join('')
+const HEX = '0123456789abcdef'
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+const tok = (...parts: string[]): string => parts.join('')
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const codePoints = (s: string): number => [...s].length
+
+/** [what, text, the secret that must disappear, a part of the text that must stay] */
+const SECRETS: readonly (readonly [string, string, string, string])[] = [
+  ['Anthropic key', `use ${tok('sk-ant-api03-', fill(40))} here`, tok('sk-ant-api03-', fill(40)), 'use '],
+  ['OpenAI project key', `key ${tok('sk-proj-', fill(48))}.`, tok('sk-proj-', fill(48)), 'key '],
+  ['OpenAI classic key', tok('sk-', fill(48)), tok('sk-', fill(48)), ''],
+  ['Stripe live key', `stripe ${tok('sk_live_', fill(24))}`, tok('sk_live_', fill(24)), 'stripe '],
+  ['Stripe test key', tok('sk_test_', fill(24)), tok('sk_test_', fill(24)), ''],
+  ['Stripe restricted key', tok('rk_live_', fill(24)), tok('rk_live_', fill(24)), ''],
+  ['Stripe webhook secret', tok('whsec_', fill(32)), tok('whsec_', fill(32)), ''],
+  ['GitHub classic token', `token ${tok('ghp_', fill(36))}`, tok('ghp_', fill(36)), 'token '],
+  ['GitHub OAuth token', tok('gho_', fill(36)), tok('gho_', fill(36)), ''],
+  ['GitHub user token', tok('ghu_', fill(36)), tok('ghu_', fill(36)), ''],
+  ['GitHub app token', tok('ghs_', fill(36)), tok('ghs_', fill(36)), ''],
+  ['GitHub refresh token', tok('ghr_', fill(36)), tok('ghr_', fill(36)), ''],
+  ['GitHub fine-grained token', tok('github_pat_', fill(22), '_', fill(59)), tok('github_pat_', fill(22), '_', fill(59)), ''],
+  ['GitLab token', tok('glpat-', fill(20)), tok('glpat-', fill(20)), ''],
+  ['Slack bot token', tok('xoxb-', '1234567890-', '1234567890123-', fill(24)), tok('xoxb-', '1234567890-', '1234567890123-', fill(24)), ''],
+  ['Slack user token', tok('xoxp-', '1234567890-', fill(24)), tok('xoxp-', '1234567890-', fill(24)), ''],
+  ['Slack app token', tok('xoxa-', '2-', fill(24)), tok('xoxa-', '2-', fill(24)), ''],
+  ['Slack app-level token', tok('xapp-', '1-A0-', fill(24)), tok('xapp-', '1-A0-', fill(24)), ''],
+  ['npm token', `//registry.npmjs.org/:_authToken=${tok('npm_', fill(36))}`, tok('npm_', fill(36)), '//registry.npmjs.org/'],
+  ['AWS access key id', `id ${tok('AKIA', fill(16, UPPER))}`, tok('AKIA', fill(16, UPPER)), 'id '],
+  ['AWS temporary key id', tok('ASIA', fill(16, UPPER)), tok('ASIA', fill(16, UPPER)), ''],
+  ['AWS secret in a credentials file', `aws_secret_access_key = ${fill(40)}`, fill(40), 'aws_secret_access_key = '],
+  ['AWS secret as an env var', `AWS_SECRET_ACCESS_KEY=${fill(40)}`, fill(40), 'AWS_SECRET_ACCESS_KEY='],
+  ['JWT', `jwt ${tok('eyJ', fill(20), '.eyJ', fill(30), '.', fill(43))}`, tok('eyJ', fill(20), '.eyJ', fill(30), '.', fill(43)), 'jwt '],
+  ['Google API key', tok('AIza', fill(35)), tok('AIza', fill(35)), ''],
+  ['Google OAuth secret', tok('GOCSPX-', fill(28)), tok('GOCSPX-', fill(28)), ''],
+  ['Google access token', tok('ya29.', fill(60)), tok('ya29.', fill(60)), ''],
+  ['SendGrid key', tok('SG.', fill(22), '.', fill(43)), tok('SG.', fill(22), '.', fill(43)), ''],
+  ['Twilio API key', tok('SK', fill(32, HEX)), tok('SK', fill(32, HEX)), ''],
+  ['Hugging Face token', tok('hf_', fill(34)), tok('hf_', fill(34)), ''],
+  ['PyPI token', tok('pypi-AgE', fill(60)), tok('pypi-AgE', fill(60)), ''],
+  ['Docker Hub token', tok('dckr_pat_', fill(27)), tok('dckr_pat_', fill(27)), ''],
+  ['DigitalOcean token', tok('dop_v1_', fill(64, HEX)), tok('dop_v1_', fill(64, HEX)), ''],
+  ['Vault token', tok('hvs.', fill(90)), tok('hvs.', fill(90)), ''],
+  ['Slack webhook', tok('https://hooks.slack.com/services/T0', fill(8), '/B0', fill(8), '/', fill(24)), fill(24), 'https://hooks.slack.com/services/'],
+  ['Bearer in an Authorization line', `Authorization: Bearer ${fill(40)}`, fill(40), 'Authorization: Bearer '],
+  ['Authorization in a curl header', `curl -H "Authorization: token ${fill(30)}" https://api.example.com`, fill(30), 'https://api.example.com'],
+  ['Basic credentials', `Authorization: Basic ${fill(24)}==`, fill(24), 'Authorization: Basic '],
+  ['Bearer token in prose', `send Bearer ${fill(32)} with it`, fill(32), 'with it'],
+  ['curl -u', `curl -u admin:${fill(12)} https://example.com`, fill(12), 'curl -u admin:'],
+  ['URL password', `postgres://app:${fill(16)}@db.example.com:5432/app`, fill(16), 'postgres://app:'],
+  ['URL password with an @', 'redis://default:p@ss-w0rd@cache.example.com:6379', 'p@ss-w0rd', '@cache.example.com:6379'],
+  ['URL password, empty user', `redis://:${fill(16)}@localhost:6379`, fill(16), 'redis://:'],
+  ['git credential URL', `https://x-access-token:${fill(20)}@github.com/o/r.git`, fill(20), 'x-access-token:'],
+  ['PEM RSA key', `-----BEGIN RSA PRIVATE KEY-----\n${fill(64)}\n${fill(64)}\n-----END RSA PRIVATE KEY-----`, fill(64), ''],
+  ['PEM PKCS#8 key', `x\n-----BEGIN PRIVATE KEY-----\n${fill(64)}\n-----END PRIVATE KEY-----\ny`, fill(64), 'x\n'],
+  ['encrypted PEM key', `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${fill(64)}\n-----END ENCRYPTED PRIVATE KEY-----`, fill(64), ''],
+  ['OpenSSH key', `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE${fill(50)}\n-----END OPENSSH PRIVATE KEY-----`, fill(50), ''],
+  ['EC key in JSON', `"private_key": "-----BEGIN EC PRIVATE KEY-----\\n${fill(64)}\\n-----END EC PRIVATE KEY-----\\n"`, fill(64), '"private_key": "'],
+  ['PEM key cut off', `-----BEGIN RSA PRIVATE KEY-----\n${fill(64)}\n${fill(30)}`, fill(30), ''],
+  ['PGP key', `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${fill(64)}\n-----END PGP PRIVATE KEY BLOCK-----`, fill(64), ''],
+  ['NAME=value', `API_KEY=${fill(20)}`, fill(20), 'API_KEY='],
+  ['export NAME=value', `export GITHUB_TOKEN=${fill(20)}`, fill(20), 'export GITHUB_TOKEN='],
+  ['double-quoted value', `DB_PASSWORD="${fill(10)} with space"`, `${fill(10)} with space`, 'DB_PASSWORD='],
+  ['single-quoted value', `CLIENT_SECRET='${fill(16)}'`, fill(16), "CLIENT_SECRET='"],
+  ['lower-case name', `db_password=${fill(12)}`, fill(12), 'db_password='],
+  ['dotted name', `spring.datasource.password=${fill(12)}`, fill(12), 'spring.datasource.password='],
+  ['name = "value" (Python, TOML)', `SECRET_KEY = 'django-insecure-${fill(20)}'`, fill(20), 'SECRET_KEY = '],
+  ['name := value (Go)', `apiKey := "${fill(20)}"`, fill(20), 'apiKey := '],
+  ['YAML setting', `  password: ${fill(12)}`, fill(12), '  password: '],
+  ['YAML setting with a comment', `token: ${fill(12)} # rotate monthly`, fill(12), '# rotate monthly'],
+  ['HTTP header', `X-Api-Key: ${fill(24)}`, fill(24), 'X-Api-Key: '],
+  ['JSON setting', `{"apiKey": "${fill(20)}", "region": "eu"}`, fill(20), '"region": "eu"'],
+  ['JSON number', `{"password": 98765432, "user": "me"}`, '98765432', '"user": "me"'],
+  ['Python dict', `{'client_secret': '${fill(20)}'}`, fill(20), "'client_secret': '"],
+  ['inline code', `Set \`STRIPE_SECRET=${fill(20)}\` first`, fill(20), 'first'],
+  ['bold label', `**Password:** ${fill(12)}`, fill(12), '**Password:**'],
+  ['query parameter', `https://api.example.com/v1?access_token=${fill(20)}&page=2`, fill(20), '&page=2'],
+  ['--flag=value', `deploy --api-key=${fill(20)}`, fill(20), '--api-key='],
+  ['--flag value', `login --password ${fill(12)}`, fill(12), '--password '],
+  ['--flag "value"', `login --password "correcthorse"`, 'correcthorse', '--password "'],
+  ['PowerShell', `$env:OPENAI_API_KEY = "${fill(20)}"`, fill(20), '$env:OPENAI_API_KEY = '],
+  ['connection string', `Server=db;User Id=app;Password=${fill(12)};Encrypt=true`, fill(12), 'Encrypt=true'],
+  ['Azure account key', `AccountName=acct;AccountKey=${fill(40)}==;EndpointSuffix=core.windows.net`, fill(40), 'EndpointSuffix'],
+  ['PASSWD', `MYSQL_PASSWD=${fill(10)}`, fill(10), 'MYSQL_PASSWD='],
+  ['PASS as a word of the name', `SMTP_PASS=${fill(10)}`, fill(10), 'SMTP_PASS='],
+  ['PWD as a word of the name', `DB_PWD=${fill(10)}`, fill(10), 'DB_PWD='],
+  ['camelCase pass', `dbPass=${fill(10)}`, fill(10), 'dbPass='],
+  ['AUTH as a word of the name', `BASIC_AUTH=admin:${fill(10)}`, fill(10), 'BASIC_AUTH='],
+  ['CREDENTIAL', `GIT_CREDENTIALS=${fill(16)}`, fill(16), 'GIT_CREDENTIALS='],
+  ['PASSPHRASE', `GPG_PASSPHRASE=${fill(16)}`, fill(16), 'GPG_PASSPHRASE='],
+]
+
+describe('redaction of secrets (SPEC.md: The handoff)', () => {
+  test.each(SECRETS)('%s', (_what, text, secret, kept) => {
+    const out = redactSecrets(text)
+    expect(out).not.toContain(secret)
+    expect(out).toContain(REDACTED)
+    expect(out).toContain(kept)
+  })
+
+  test('every secret of the corpus also goes when the notes are cleaned, and when it is a commit subject', () => {
+    for (const [, text, secret] of SECRETS) {
+      expect(cleanNotes(`Done.\n\n${text}\n\nNext.`)).not.toContain(secret)
+      if (!text.includes('\n')) expect(cleanSubject(`Fix ${text}`)).not.toContain(secret)
+    }
+  })
+
+  test('a secret inside a longer answer goes and the rest stays', () => {
+    const key = tok('ghp_', fill(36))
+    expect(cleanNotes(`I pushed with ${key} and opened the PR.`)).toBe(`I pushed with ${REDACTED} and opened the PR.`)
+  })
+
+  test('secret settings keep their name and quotes', () => {
+    expect(redactSecrets(`export OPENAI_API_KEY="${fill(20)}"`)).toBe(`export OPENAI_API_KEY="${REDACTED}"`)
+    expect(redactSecrets(`{"token": "${fill(20)}"}`)).toBe(`{"token": "${REDACTED}"}`)
+    expect(redactSecrets(`postgres://app:${fill(16)}@db:5432/x`)).toBe(`postgres://app:${REDACTED}@db:5432/x`)
+  })
+})
+
+/** Text that looks a little like a secret and must stay as written. */
+const NEAR_MISSES: readonly (readonly [string, string])[] = [
+  ['a word with sk- inside', 'Put the desk-lamp on the task-list.'],
+  ['a short sk- word', 'We use sk-learn for the model.'],
+  ['a long lower-case sk- word', 'The sk-something-very-long-but-all-lowercase package.'],
+  ['npm config', 'npm_config_update_notifier=false'],
+  ['npm_ with the wrong length', 'npm_abc is not a token'],
+  ['ghp_ too short', 'ghp_config is a variable'],
+  ['prose about a password', 'The password is in the vault.'],
+  ['a label in prose', 'Password: the one in the team vault'],
+  ['prose with = and spaces', 'the key = the main thing to remember'],
+  ['key=value as a phrase', 'The file holds key=value lines.'],
+  ['a boolean setting', 'TOKENIZERS_PARALLELISM=false'],
+  ['a variable reference', 'API_KEY=$API_KEY'],
+  ['a braced reference', 'GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}'],
+  ['an empty value', 'API_KEY='],
+  ['PWD is a directory', 'PWD=/home/me/app'],
+  ['OLDPWD is a directory', 'OLDPWD=/home/me'],
+  ['author is not auth', 'GIT_AUTHOR_NAME=Jane'],
+  ['passenger is not pass', 'PASSENGER_COUNT=3'],
+  ['compass is not pass', 'COMPASS_MODE=north'],
+  ['a comparison', 'if key == other: return'],
+  ['a URL without a password', 'https://user@example.com/path and https://example.com:8080/x'],
+  ['a URL with a port', 'http://localhost:3000/api?q=a@b'],
+  ['an ssh remote', 'git@github.com:org/repo.git'],
+  ['the Authorization header named in prose', 'Add the Authorization header to the request.'],
+  ['Bearer in prose', 'Bearer authentication is used.'],
+  ['an AWS-like word of the wrong length', 'AKIA123 is too short'],
+  ['a JWT-like word', 'eyJ is how base64 JSON starts'],
+  ['a git hash', 'commit 3f2a9c1d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c'],
+  ['a UUID', 'project 0b7c6f4e-8d1a-4c3b-9f2e-1a2b3c4d5e6f'],
+  ['a public key header', '-----BEGIN PUBLIC KEY-----'],
+  ['a time', 'at 10:30 the build ran'],
+  ['a flag named in prose', 'Use --token to sign in, or pass --api-key once.'],
+  ['a type in inline code', 'The config gains `apiKey: string` and `"token": null`.'],
+]
+
+describe('near misses stay as written', () => {
+  test.each(NEAR_MISSES)('%s', (_what, text) => {
+    expect(redactSecrets(text)).toBe(text)
+    expect(cleanNotes(text)).toBe(text)
+  })
+
+  test('SPEC.md literally: a name containing KEY is a secret setting, even KEYBOARD_LAYOUT', () => {
+    expect(redactSecrets('KEYBOARD_LAYOUT=us')).toBe(`KEYBOARD_LAYOUT=${REDACTED}`)
+    expect(redactSecrets('MAX_TOKENS=4096')).toBe(`MAX_TOKENS=${REDACTED}`)
+  })
+
+  test.each([
+    ['API_KEY', true],
+    ['apiKey', true],
+    ['client-secret', true],
+    ['AUTH_TOKEN', true],
+    ['db_password', true],
+    ['MYSQL_PWD', true],
+    ['BASIC_AUTH', true],
+    ['--password', true],
+    ['PWD', false],
+    ['OLDPWD', false],
+    ['GIT_AUTHOR_EMAIL', false],
+    ['AUTHOR', false],
+    ['BYPASS_CACHE', false],
+    ['NODE_ENV', false],
+  ])('isSecretName(%s) is %s', (name, expected) => {
+    expect(isSecretName(name as string)).toBe(expected)
+  })
+})
+
+describe("the user's access key", () => {
+  const key = 'hark_Zq81xYv0Lm4k'
+
+  test('is redacted wherever it appears, also inside other text', () => {
+    const out = cleanNotes(`Configured with ${key}. In a URL: https://x.io/?k=${key}&a=1, glued:abc${key}def`, key)
+    expect(out).not.toContain(key)
+    expect(out.split(REDACTED).length - 1).toBe(3)
+  })
+
+  test('is found in a commit subject', () => {
+    expect(cleanSubject(`Rotate ${key}`, key)).toBe(`Rotate ${REDACTED}`)
+  })
+
+  test('surrounding whitespace of the key is ignored', () => {
+    expect(redactSecrets(`x ${key} y`, `  ${key}\n`)).toBe(`x ${REDACTED} y`)
+  })
+
+  test.each(['', ' ', 'a', 'short', '1234567'])('a key shorter than 8 characters (%j) redacts nothing', (short) => {
+    const text = 'a short sentence about nothing 1234567'
+    expect(redactSecrets(text, short)).toBe(text)
+  })
+
+  test('a key of 8 characters counts', () => {
+    expect(redactSecrets('xx 12345678 yy', '12345678')).toBe(`xx ${REDACTED} yy`)
+  })
+})
+
+describe('code blocks become [code omitted]', () => {
+  test('backtick and tilde fences, with and without an info string', () => {
+    const answer = ['Before', '```ts', 'const a = 1', '```', 'Middle', '~~~', 'rm -rf /tmp/x', '~~~', 'After'].join('\n')
+    expect(cleanNotes(answer)).toBe(['Before', CODE_OMITTED, 'Middle', CODE_OMITTED, 'After'].join('\n'))
+  })
+
+  test('an unterminated fence omits everything after it', () => {
+    expect(cleanNotes('Here:\n```bash\nnpm test\nsecret stuff')).toBe(`Here:\n${CODE_OMITTED}`)
+  })
+
+  test('a longer fence holds shorter ones, and only the same character closes it', () => {
+    const answer = ['A', '````md', '```js', 'x()', '```', '~~~', '````', 'B'].join('\n')
+    expect(cleanNotes(answer)).toBe(`A\n${CODE_OMITTED}\nB`)
+  })
+
+  test('fences in list items and quotes keep their indentation and marker', () => {
+    const answer = ['1. Run:', '   ```sh', '   make', '   ```', '> ```', '> quoted code', '> ```', 'end'].join('\n')
+    expect(cleanNotes(answer)).toBe(['1. Run:', `   ${CODE_OMITTED}`, `> ${CODE_OMITTED}`, 'end'].join('\n'))
+  })
+
+  test('a secret inside a code block goes with the block', () => {
+    const key = tok('sk-ant-api03-', fill(40))
+    const out = cleanNotes(`Set it:\n\`\`\`\nexport ANTHROPIC_API_KEY=${key}\n\`\`\``)
+    expect(out).toBe(`Set it:\n${CODE_OMITTED}`)
+  })
+
+  test('inline code and triple backticks inside a line stay (not a block)', () => {
+    const answer = 'Use `npm test` or ```npm run check``` to verify.'
+    expect(cleanNotes(answer)).toBe(answer)
+  })
+
+  test('best effort: an indented code excerpt is sent as written', () => {
+    const answer = 'Example:\n\n    const x = compute()\n\nDone.'
+    expect(cleanNotes(answer)).toBe(answer)
+  })
+})
+
+describe('the 1,500-character cap', () => {
+  test('a short answer is not cut', () => {
+    const answer = 'x'.repeat(NOTES_LIMIT)
+    expect(cleanNotes(answer)).toBe(answer)
+  })
+
+  test('a long answer is cut to 1,500 code units, ending with …', () => {
+    const out = cleanNotes('word '.repeat(1000))
+    expect(out.length).toBeLessThanOrEqual(NOTES_LIMIT)
+    expect(out.endsWith(CUT_MARK)).toBe(true)
+    expect(out.length).toBeGreaterThan(NOTES_LIMIT - 10)
+  })
+
+  test('one character over the limit is cut', () => {
+    const out = cleanNotes('y'.repeat(NOTES_LIMIT + 1))
+    expect(out).toBe('y'.repeat(NOTES_LIMIT - 1) + CUT_MARK)
+  })
+
+  test.each([
+    ['emoji', '😀'],
+    ['emoji after one ASCII letter (odd alignment)', 'a😀'],
+    ['CJK', '漢字かな'],
+    ['CJK from the supplementary plane', '𠀋𡈽𡌛'],
+    ['mixed', 'é😀漢𝒳 '],
+  ])('%s: never splits a surrogate pair, stays within the limit', (_what, unit) => {
+    for (let pad = 0; pad < 4; pad++) {
+      const out = cleanNotes('p'.repeat(pad) + unit.repeat(2000))
+      expect(LONE_SURROGATE.test(out)).toBe(false)
+      expect(out.length).toBeLessThanOrEqual(NOTES_LIMIT)
+      expect(codePoints(out)).toBeLessThanOrEqual(NOTES_LIMIT)
+      expect(out.endsWith(CUT_MARK)).toBe(true)
+    }
+  })
+
+  test('a ZWJ emoji sequence, a skin tone, a flag and a combining accent are never split', () => {
+    const family = '👨‍👩‍👧‍👦'
+    const thumbs = '👍🏽'
+    const flag = '🇫🇷'
+    const accent = 'e\u0301'
+    for (const unit of [family, thumbs, flag, accent]) {
+      for (let pad = 0; pad < unit.length + 2; pad++) {
+        const out = capText('p'.repeat(pad) + unit.repeat(400), 500)
+        const body = out.slice(pad, -CUT_MARK.length)
+        expect(body.length % unit.length).toBe(0)
+        expect(body).toBe(unit.repeat(body.length / unit.length))
+      }
+    }
+  })
+
+  test('the cut never leaves half a marker', () => {
+    for (let pad = 0; pad < 20; pad++) {
+      const text = 'a'.repeat(NOTES_LIMIT - 25 + pad) + ` ${tok('ghp_', fill(36))} and more text after it`
+      const out = cleanNotes(text)
+      expect(out.length).toBeLessThanOrEqual(NOTES_LIMIT)
+      expect(out).not.toMatch(/\[(?:r|re|red|reda|redac|redact|redacte|redacted)…$/)
+      expect(out).not.toContain('ghp_')
+    }
+  })
+
+  test('secrets are redacted before the cut, so a cut can never leave part of one', () => {
+    const key = tok('sk-ant-api03-', fill(80))
+    const out = cleanNotes(`${'z'.repeat(NOTES_LIMIT - 40)} ${key}`)
+    expect(out).not.toContain(fill(10))
+  })
+})
+
+describe('cleanSubject', () => {
+  test('keeps the first non-blank line, single-spaced', () => {
+    expect(cleanSubject('\n  Fix   the\tlogin  bug\n\nLong body')).toBe('Fix the login bug')
+  })
+
+  test(`caps at ${SUBJECT_LIMIT} code units with …`, () => {
+    const out = cleanSubject('s'.repeat(500))
+    expect(out.length).toBe(SUBJECT_LIMIT)
+    expect(out.endsWith(CUT_MARK)).toBe(true)
+  })
+
+  test('redacts like the notes', () => {
+    expect(cleanSubject(`Use DB_PASSWORD=${fill(12)} for staging`)).toBe(`Use DB_PASSWORD=${REDACTED} for staging`)
+  })
+
+  test('a plain subject is unchanged', () => {
+    expect(cleanSubject('Add the edit guard (scope: src/db/**)')).toBe('Add the edit guard (scope: src/db/**)')
+  })
+})
+
+describe('totality and stability', () => {
+  test('non-strings give empty strings', () => {
+    for (const v of [undefined, null, 42, {}, ['x']] as unknown[]) {
+      expect(cleanNotes(v as string)).toBe('')
+      expect(cleanSubject(v as string)).toBe('')
+      expect(redactSecrets(v as string)).toBe('')
+    }
+  })
+
+  test('control characters, ANSI colours and lone surrogates are removed or replaced', () => {
+    expect(cleanNotes('ok\u0000\u0007 \u001b[31mred\u001b[0m\r\nnext \ud800 end')).toBe('ok red\nnext \ufffd end')
+  })
+
+  test('cleaning is idempotent', () => {
+    const samples = [
+      ...SECRETS.map(([, t]) => t),
+      ...NEAR_MISSES.map(([, t]) => t),
+      'A\n```\ncode\n```\nB',
+      '😀'.repeat(2000),
+      `## Next steps\n- a\n- b\n\n${'x'.repeat(3000)}`,
+    ]
+    for (const s of samples) {
+      const once = cleanNotes(s, 'hark_access_key_1')
+      expect(cleanNotes(once, 'hark_access_key_1')).toBe(once)
+    }
+  })
+
+  test('random input never throws and always respects the cap', () => {
+    const alphabet = ['a', ' ', '\n', '`', '~', '"', "'", '=', ':', '-', '_', '@', '/', '\\', '😀', '\ud800', '[', ']', '#', '*', 'sk-', 'eyJ', 'AKIA', '-----BEGIN PRIVATE KEY-----', 'KEY', '$(', '\u0301']
+    let seed = 7
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed % n
+    }
+    for (let i = 0; i < 300; i++) {
+      const s = Array.from({ length: rnd(3000) }, () => alphabet[rnd(alphabet.length)]).join('')
+      const out = cleanNotes(s, 'some-access-key')
+      expect(out.length).toBeLessThanOrEqual(NOTES_LIMIT)
+      expect(LONE_SURROGATE.test(out)).toBe(false)
+      expect(cleanSubject(s).length).toBeLessThanOrEqual(SUBJECT_LIMIT)
+    }
+  })
+
+  test('a huge answer is handled quickly', () => {
+    const big = `${'lorem ipsum KEY=abc '.repeat(20_000)}\n${'x'.repeat(300_000)}`
+    const started = performance.now()
+    const out = cleanNotes(big)
+    expect(performance.now() - started).toBeLessThan(2_000)
+    expect(out.length).toBeLessThanOrEqual(NOTES_LIMIT)
+  })
+})

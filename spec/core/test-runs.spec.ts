@@ -1,0 +1,426 @@
+import { describe, expect, test } from 'vitest'
+import { detectTestRunner, isPipedOrBackground, isTestScriptName, simpleCommands, testCommandsOf } from '../../core/domain/test-runs'
+
+/** [command line, the runner's name as the handoff shows it] */
+const RUNNERS: readonly (readonly [string, string])[] = [
+  // JavaScript package managers
+  ['npm test', 'npm test'],
+  ['npm t', 'npm test'],
+  ['npm tst', 'npm test'],
+  ['npm run test', 'npm test'],
+  ['npm run-script test', 'npm test'],
+  ['npm test -- --coverage', 'npm test'],
+  ['npm run test -- -t "login flow"', 'npm test'],
+  ['npm --silent test', 'npm test'],
+  ['npm --prefix web test', 'npm test'],
+  ['npm -w packages/api test', 'npm test'],
+  ['npm cit', 'npm test'],
+  ['npm run test:unit', 'npm run test:unit'],
+  ['npm run e2e', 'npm run e2e'],
+  ['npm run unit-test', 'npm run unit-test'],
+  ['pnpm test', 'pnpm test'],
+  ['pnpm -r test', 'pnpm test'],
+  ['pnpm --filter web test', 'pnpm test'],
+  ['pnpm test:e2e', 'pnpm run test:e2e'],
+  ['pnpm vitest run', 'vitest'],
+  ['yarn test', 'yarn test'],
+  ['yarn run test', 'yarn test'],
+  ['yarn test:unit', 'yarn run test:unit'],
+  ['yarn workspace @acme/api test', 'yarn test'],
+  ['yarn jest --ci', 'jest'],
+  ['bun test', 'bun test'],
+  ['bun run test', 'bun test'],
+  // JavaScript runners, directly or through npx and friends
+  ['npx vitest run', 'vitest'],
+  ['npx vitest --run src/a.test.ts', 'vitest'],
+  ['npx --yes vitest', 'vitest'],
+  ['npx -p vitest vitest run', 'vitest'],
+  ['pnpm dlx vitest', 'vitest'],
+  ['pnpm exec jest', 'jest'],
+  ['npm exec -- jest', 'jest'],
+  ['bunx vitest', 'vitest'],
+  ['./node_modules/.bin/vitest run', 'vitest'],
+  ['node node_modules/jest/bin/jest.js', 'jest'],
+  ['vitest', 'vitest'],
+  ['jest --watchAll=false', 'jest'],
+  ['npx jest path/to/file.test.ts', 'jest'],
+  ['mocha', 'mocha'],
+  ['npx mocha "test/**/*.spec.js"', 'mocha'],
+  ['npx ava', 'ava'],
+  ['tap test/*.js', 'tap'],
+  ['npx karma start --single-run', 'karma'],
+  ['npx playwright test', 'playwright test'],
+  ['playwright test --project=chromium', 'playwright test'],
+  ['npx cypress run', 'cypress run'],
+  ['npx ng test --watch=false', 'ng test'],
+  ['npx nx test api', 'nx test'],
+  ['npx nx run-many -t test', 'nx test'],
+  ['npx turbo run test', 'turbo test'],
+  ['node --test', 'node --test'],
+  ['node --test test/', 'node --test'],
+  ['deno test --allow-read', 'deno test'],
+  ['npx hardhat test', 'hardhat test'],
+  ['c8 npm test', 'npm test'],
+  ['npx nyc --reporter=lcov mocha', 'mocha'],
+  // Python
+  ['pytest', 'pytest'],
+  ['pytest -x tests/test_api.py::test_login', 'pytest'],
+  ['py.test', 'pytest'],
+  ['python -m pytest -x', 'pytest'],
+  ['python3 -m pytest', 'pytest'],
+  ['python3.12 -W error -m pytest', 'pytest'],
+  ['.venv/bin/pytest -q', 'pytest'],
+  ['uv run pytest', 'pytest'],
+  ['uv run --with pytest-cov pytest --cov', 'pytest'],
+  ['uv run python -m pytest', 'pytest'],
+  ['poetry run pytest', 'pytest'],
+  ['pipenv run pytest', 'pytest'],
+  ['pdm run test', 'pdm run test'],
+  ['hatch test', 'hatch test'],
+  ['hatch run test', 'hatch run test'],
+  ['coverage run -m pytest', 'pytest'],
+  ['python -m unittest discover -s tests', 'unittest'],
+  ['python manage.py test', 'manage.py test'],
+  ['./manage.py test accounts', 'manage.py test'],
+  ['tox', 'tox'],
+  ['tox -e py312', 'tox'],
+  ['nox -s tests', 'nox'],
+  ['python runtests.py', 'runtests.py'],
+  // Go, Rust, .NET, JVM
+  ['go test ./...', 'go test'],
+  ['go test -race -run TestLogin ./internal/...', 'go test'],
+  ['gotestsum --format testname', 'gotestsum'],
+  ['ginkgo -r', 'ginkgo'],
+  ['cargo test', 'cargo test'],
+  ['cargo test --workspace -- --nocapture', 'cargo test'],
+  ['cargo +nightly test', 'cargo test'],
+  ['cargo t', 'cargo test'],
+  ['cargo nextest run', 'cargo nextest'],
+  ['dotnet test', 'dotnet test'],
+  ['dotnet test --filter Category=Unit', 'dotnet test'],
+  ['mvn test', 'mvn test'],
+  ['mvn -q -pl core test', 'mvn test'],
+  ['mvn clean verify', 'mvn verify'],
+  ['./mvnw test', 'mvn test'],
+  ['gradle test', 'gradle test'],
+  ['./gradlew test', 'gradle test'],
+  ['./gradlew :app:test --tests "*LoginTest"', 'gradle test'],
+  ['./gradlew check', 'gradle check'],
+  ['gradlew.bat test', 'gradle test'],
+  ['./gradlew connectedAndroidTest', 'gradle connectedAndroidTest'],
+  ['sbt test', 'sbt test'],
+  ['sbt "testOnly com.acme.LoginSpec"', 'sbt test'],
+  ['lein test', 'lein test'],
+  // Ruby, PHP, Elixir, others
+  ['rspec', 'rspec'],
+  ['bundle exec rspec spec/models', 'rspec'],
+  ['bin/rspec', 'rspec'],
+  ['rake test', 'rake test'],
+  ['bundle exec rake spec', 'rake spec'],
+  ['bin/rails test', 'rails test'],
+  ['phpunit', 'phpunit'],
+  ['vendor/bin/phpunit --filter LoginTest', 'phpunit'],
+  ['./vendor/bin/pest', 'pest'],
+  ['php artisan test', 'artisan test'],
+  ['composer test', 'composer test'],
+  ['mix test', 'mix test'],
+  ['MIX_ENV=test mix test test/foo_test.exs', 'mix test'],
+  ['rebar3 eunit', 'rebar3 eunit'],
+  ['swift test', 'swift test'],
+  ['xcodebuild -scheme App -destination "platform=iOS Simulator,name=iPhone 15" test', 'xcodebuild test'],
+  ['ctest', 'ctest'],
+  ['ctest --test-dir build --output-on-failure', 'ctest'],
+  ['make test', 'make test'],
+  ['make check', 'make check'],
+  ['make -C build test', 'make test'],
+  ['make -j8 unit-test', 'make unit-test'],
+  ['just test', 'just test'],
+  ['zig build test', 'zig build test'],
+  ['zig test src/main.zig', 'zig test'],
+  ['dart test', 'dart test'],
+  ['flutter test', 'flutter test'],
+  ['stack test', 'stack test'],
+  ['cabal test', 'cabal test'],
+  ['dune test', 'dune test'],
+  ['bazel test //...', 'bazel test'],
+  ['meson test -C build', 'meson test'],
+  ['forge test', 'forge test'],
+  ['bats test/', 'bats'],
+  ['prove -lr t', 'prove'],
+  ['terraform test', 'terraform test'],
+  ['./run_tests.sh', 'run_tests.sh'],
+  ['bash scripts/run-tests.sh --fast', 'run-tests.sh'],
+  ['./scripts/test', 'test'],
+  // Prefixes, wrappers and chains
+  ['CI=1 npm test', 'npm test'],
+  ['NODE_ENV=test FORCE_COLOR="0 1" npx jest', 'jest'],
+  ['env CI=true npm test', 'npm test'],
+  ['time npm test', 'npm test'],
+  ['time -p pytest', 'pytest'],
+  ['sudo npm test', 'npm test'],
+  ['sudo -u app -E npm test', 'npm test'],
+  ['timeout 600 npm test', 'npm test'],
+  ['timeout -k 5 60 pytest', 'pytest'],
+  ['nice -n 10 cargo test', 'cargo test'],
+  ['xvfb-run -a npm test', 'npm test'],
+  ['command npm test', 'npm test'],
+  ['cross-env NODE_ENV=test jest', 'jest'],
+  ['dotenv -e .env.test -- jest', 'jest'],
+  ['op run --env-file .env -- pytest', 'pytest'],
+  ['cd app && npm test', 'npm test'],
+  ['cd "my app" && npm ci && npm test', 'npm test'],
+  ['npm ci && npm test', 'npm test'],
+  ['(cd web && npm test)', 'npm test'],
+  ['npm test; echo done', 'npm test'],
+  ['npm run build && npm test', 'npm test'],
+  ['test -f package.json && npm test', 'npm test'],
+  ['bash -c "cd api && go test ./..."', 'go test'],
+  ["sh -c 'pytest -q'", 'pytest'],
+  ['bash -lc "npm test"', 'npm test'],
+  ['eval "npm test"', 'npm test'],
+  ['npm test 2>&1', 'npm test'],
+  ['npm test > test-output.txt 2>&1', 'npm test'],
+  ['npm test &> /dev/null', 'npm test'],
+  ['npm test 2>&1 | tail -30', 'npm test'],
+  ['npm test &', 'npm test'],
+  ['nohup npm test > out.log 2>&1 &', 'npm test'],
+  ['cat > notes.txt <<EOF\nhello\nEOF\nnpm test', 'npm test'],
+  ['npm ci &&\n  npm test', 'npm test'],
+  ['npm \\\n  test', 'npm test'],
+  ['npm.cmd test', 'npm test'],
+]
+
+/** Command lines that run no tests. */
+const NOT_RUNNERS: readonly string[] = [
+  '',
+  '   ',
+  'npm install',
+  'npm i -D vitest',
+  'npm ci',
+  'npm run build',
+  'npm run lint',
+  'npm run testing-library-setup',
+  'npm view jest version',
+  'npm',
+  'pnpm build',
+  'pnpm add -D jest',
+  'yarn',
+  'yarn add vitest',
+  'bun install',
+  'echo npm test',
+  'echo "run npm test next"',
+  'printf "pytest\\n"',
+  'grep test file',
+  'grep -r "npm test" .',
+  'cat test.txt',
+  'cat tests/fixtures/a.json',
+  'ls tests/',
+  'mkdir -p test',
+  'rm -rf test-results',
+  'vim test.py',
+  'code tests/api.test.ts',
+  'python test.py',
+  'python -c "import pytest"',
+  'node test.js',
+  'node scripts/test.js',
+  'which pytest',
+  'command -v jest',
+  'pip install pytest',
+  'uv pip install pytest',
+  'man jest',
+  'git commit -m "npm test now passes"',
+  'git log --grep test',
+  'jest --version',
+  'npx vitest --help',
+  'pytest --version',
+  'pytest --collect-only',
+  'pytest --co -q',
+  'cargo build',
+  'cargo test --no-run',
+  'go build ./...',
+  'go vet ./...',
+  'mvn -DskipTests install',
+  'mvn package',
+  'mvn test -DskipTests',
+  'gradle build',
+  './gradlew assemble',
+  'make',
+  'make build',
+  'make lint',
+  'vitest bench',
+  'npx vitest init',
+  'npx playwright install',
+  'npx cypress open',
+  'karma init',
+  'dotnet build',
+  'rake db:migrate',
+  'task add test',
+  'test -f package.json',
+  '[ -d test ] && ls test',
+  '# npm test',
+  'ls # npm test',
+  'echo $(npm test)',
+  'echo `npm test`',
+  'git commit -m "$(cat <<\'EOF\'\nFix the flaky login test (again)\n\nnpm test passes now\nEOF\n)"',
+  'cat <<EOF > run.sh\nnpm test\nEOF',
+  'cat <<-EOF\n\tpytest\n\tEOF',
+  'docker compose run app npm test',
+  'ssh ci-box npm test',
+]
+
+describe('detectTestRunner', () => {
+  test(`the table has at least 60 command lines (${RUNNERS.length + NOT_RUNNERS.length})`, () => {
+    expect(RUNNERS.length + NOT_RUNNERS.length).toBeGreaterThanOrEqual(60)
+  })
+
+  test.each(RUNNERS)('%j names %j', (command, runner) => {
+    expect(detectTestRunner(command)).toBe(runner)
+  })
+
+  test.each(NOT_RUNNERS.map((c) => [c]))('%j names no runner', (command) => {
+    expect(detectTestRunner(command)).toBeUndefined()
+    expect(testCommandsOf(command)).toEqual([])
+  })
+
+  test('a line with two runners has two runs, in order', () => {
+    expect(testCommandsOf('go test ./... && npm test').map((r) => r.runner)).toEqual(['go test', 'npm test'])
+    expect(detectTestRunner('pytest; npm test')).toBe('pytest')
+  })
+
+  test('anything that is not a string names no runner', () => {
+    for (const v of [undefined, null, 3, {}, ['npm', 'test']] as unknown[]) {
+      expect(detectTestRunner(v as string)).toBeUndefined()
+      expect(isPipedOrBackground(v as string)).toBe(false)
+    }
+  })
+})
+
+describe('what the exit status says about each run', () => {
+  /** [command line, result when the line succeeded, result when it failed] */
+  test.each([
+    ['npm test', 'passed', 'failed'],
+    ['cd app && npm test', 'passed', 'failed'],
+    ['npm ci && npm test', 'passed', 'failed'],
+    ['cd app; npm test', 'passed', 'failed'],
+    ['npm test && echo "all green"', 'passed', 'failed'],
+    ['(cd web && npm test)', 'passed', 'failed'],
+    ['bash -c "cd api && go test ./..."', 'passed', 'failed'],
+    ['npm test > out.txt 2>&1', 'passed', 'failed'],
+    ['npm test && npm run lint', 'passed', 'unknown'],
+    ['npm test; echo done', 'unknown', 'unknown'],
+    ['npm test || true', 'unknown', 'unknown'],
+    ['npm test || echo "tests failed"', 'unknown', 'unknown'],
+    ['npm test && echo ok || echo fail', 'unknown', 'unknown'],
+    ['false || npm test', 'unknown', 'unknown'],
+    ['! npm test', 'unknown', 'unknown'],
+    ['if npm test; then echo ok; fi', 'unknown', 'unknown'],
+    ['npm test 2>&1 | tail -20', 'unknown', 'unknown'],
+    ['npm test | tee log.txt', 'unknown', 'unknown'],
+    ['npm test |& tee log.txt', 'unknown', 'unknown'],
+    ['npm test &', 'unknown', 'unknown'],
+    ['npm test & wait', 'unknown', 'unknown'],
+    ['nohup npm test', 'unknown', 'unknown'],
+    ['bash -c "npm test | tail"', 'unknown', 'unknown'],
+    ['npm ci | tail -1 && npm test', 'unknown', 'unknown'],
+  ])('%j: %s on success, %s on failure', (command, ifSucceeded, ifFailed) => {
+    const [run, ...others] = testCommandsOf(command)
+    expect(others).toEqual([])
+    expect(run).toEqual({ runner: expect.any(String), ifSucceeded, ifFailed })
+  })
+
+  test('two runners joined by &&: both passed on success; on failure only the last is blamed', () => {
+    expect(testCommandsOf('go test ./... && npm test')).toEqual([
+      { runner: 'go test', ifSucceeded: 'passed', ifFailed: 'unknown' },
+      { runner: 'npm test', ifSucceeded: 'passed', ifFailed: 'failed' },
+    ])
+  })
+})
+
+describe('isPipedOrBackground', () => {
+  test.each([
+    ['npm test | tail', true],
+    ['npm test 2>&1 | tail -50', true],
+    ['npm test |& tee out', true],
+    ['npm test &', true],
+    ['npm test & echo started', true],
+    ['nohup npm test', true],
+    ['setsid npm test', true],
+    ['npm test & disown', true],
+    ['(npm test) &', true],
+    ['bash -c "npm test | head"', true],
+    ['npm test', false],
+    ['npm test && echo ok', false],
+    ['npm test || echo failed', false],
+    ['npm test 2>&1', false],
+    ['npm test &> log', false],
+    ['npm test >&2', false],
+    ['npm test &>> log', false],
+    ['echo "a | b" && npm test', false],
+    ["echo 'x & y'", false],
+    ['echo a\\|b', false],
+    ['echo $(ls | wc -l)', false],
+    ['echo `ls | wc -l`', false],
+    ['grep -E "a|b" file', false],
+    ['cat <<EOF\na | b &\nEOF', false],
+    ['git commit -m "$(cat <<\'EOF\'\nFix: a | b & c\nEOF\n)"', false],
+    ['npm test # | tail', false],
+    ['[[ -f x || -f y ]] && npm test', false],
+  ])('%j → %s', (command, expected) => {
+    expect(isPipedOrBackground(command)).toBe(expected)
+  })
+})
+
+describe('reading the shell line', () => {
+  test('simple commands with quotes removed; substitutions kept as written', () => {
+    expect(simpleCommands(`cd "my app" && FOO='a b' npm test -- -t "x y"; echo $(date) done`)).toEqual([
+      ['cd', 'my app'],
+      ['FOO=a b', 'npm', 'test', '--', '-t', 'x y'],
+      ['echo', '$(date)', 'done'],
+    ])
+  })
+
+  test('redirections and heredoc bodies are not words', () => {
+    expect(simpleCommands('cat > f.txt <<EOF\nnpm test\nEOF\nls 2>/dev/null')).toEqual([['cat'], ['ls']])
+  })
+
+  test('unbalanced quotes and parentheses never throw', () => {
+    for (const c of ['npm test "unterminated', "echo 'x", 'echo $(npm test', '(((', ')))', 'a <<', 'x ${y', '`', '\\']) {
+      expect(() => testCommandsOf(c)).not.toThrow()
+      expect(() => isPipedOrBackground(c)).not.toThrow()
+    }
+  })
+
+  test('deeply nested substitutions do not overflow', () => {
+    const deep = `${'echo $('.repeat(5_000)}npm test${')'.repeat(5_000)}`
+    expect(detectTestRunner(deep)).toBeUndefined()
+    expect(detectTestRunner(`${'bash -c "'.repeat(50)}npm test`)).toBeUndefined()
+  })
+
+  test('a very long line is read quickly', () => {
+    const long = `${'echo hello && '.repeat(20_000)}npm test`
+    const started = performance.now()
+    testCommandsOf(long)
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+})
+
+describe('isTestScriptName', () => {
+  test.each([
+    ['test', true],
+    ['tests', true],
+    ['test:unit', true],
+    ['test-e2e', true],
+    ['test_integration', true],
+    ['unit:test', true],
+    ['e2e', true],
+    ['spec', true],
+    ['build', false],
+    ['testing-library', false],
+    ['pretest', false],
+    ['latest', false],
+    ['contest', false],
+    ['test thing', false],
+  ])('%j → %s', (name, expected) => {
+    expect(isTestScriptName(name)).toBe(expected)
+  })
+})
