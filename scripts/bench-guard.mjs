@@ -7,8 +7,7 @@
 // core/domain/decision.ts is bundled on the fly with esbuild and imported from a data: URL; globs go
 // through vendor/picomatch.js with GLOB_OPTIONS, as in the plugin.
 import { build } from 'esbuild'
-import { cpus } from 'node:os'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, cpus } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -57,13 +56,17 @@ const payload = { entries: Array.from({ length: 200 }, (_, i) => realisticEntry(
 const records = parseDecisionEntries(payload)
 if (records.length !== 200) throw new Error(`expected 200 records, parsed ${records.length}`)
 
-// Edits: mostly files no record covers (the common case), some each record kind covers.
-const editPaths = [
+// Edits: files no record covers (the common case), and one file each record kind covers.
+const misses = [
   'src/components/Button.tsx', 'README.md', 'package.json', 'src/index.ts', 'tests/unit/a.spec.ts',
-  'docs/guide/getting-started.md', 'packages/web/src/pages/index.tsx', '.github/workflows/ci.yml',
-  'src/billing0/deposit.ts', 'src/auth1/login.ts', 'lib/db2/x.sql', 'x/y/ui3/z.ts', 'svc/api4/handler.ts',
-  'app/(search5)/page.tsx', 'packages/core/src/mobile5/a.ts', 'src/deeply/nested/folder/structure/with/many/levels/file.ts',
+  'docs/guide/getting-started.md', 'packages/web/src/pages/index.tsx', 'src/deeply/nested/folder/structure/with/many/levels/file.ts',
 ]
+const word = (i) => /about (\w+)$/.exec(payload.entries[i].title.replace(/ \(scope:.*$/, ''))[1] + i
+const hits = [
+  `src/${word(0)}/deposit.ts`, `src/${word(1)}/a/b.ts`, `lib/${word(2)}/x.md`, `x/${word(3)}/y.ts`,
+  `svc/${word(4)}/handler.ts`, `app/(${word(5)})/page.tsx`,
+]
+const editPaths = [...misses, ...hits]
 
 // ---------------------------------------------------------------------------------------------
 // Timing
@@ -85,7 +88,7 @@ function time(fn, runs) {
 }
 
 const fmt = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)} µs`)
-const line = (label, s) => console.log(`${label.padEnd(58)} median ${fmt(s.median).padStart(9)}   p95 ${fmt(s.p95).padStart(9)}   max ${fmt(s.max).padStart(9)}   (n=${s.n})`)
+const line = (label, s) => console.log(`${label.padEnd(66)} median ${fmt(s.median).padStart(9)}   p95 ${fmt(s.p95).padStart(9)}   max ${fmt(s.max).padStart(9)}   (n=${s.n})`)
 
 // Warm up the JIT the way a long session would, then measure.
 for (let i = 0; i < 20; i++) compileGuard(records, compile).match(editPaths[i % editPaths.length])
@@ -98,12 +101,9 @@ line('parse a 200-entry list_journal_entries payload', time(() => parseDecisionE
 line('compile 200 records (once per fetch)', time(() => compileGuard(records, compile), 300))
 const guard = compileGuard(records, compile)
 line('check one edit against 200 compiled records', time((i) => guard.match(editPaths[i % editPaths.length]), 50_000))
-const misses = editPaths.slice(0, 8)
 line('  of which: a file no record covers', time((i) => guard.match(misses[i % misses.length]), 50_000))
-const hits = editPaths.slice(8)
-line('  of which: a file some record covers', time((i) => guard.match(hits[i % hits.length]), 50_000))
-const matched = editPaths.map((p) => guard.match(p).length)
-console.log(`  (records matched per edit path: ${matched.join(' ')})`)
+line('  of which: a file a record covers', time((i) => guard.match(hits[i % hits.length]), 50_000))
+console.log(`  (records matched per path: misses ${misses.map((p) => guard.match(p).length).join(' ')}; hits ${hits.map((p) => guard.match(p).length).join(' ')})`)
 console.log('')
 
 // Upper bounds: every record at the glob cap, and globs at the complexity cap against a hostile name.
@@ -115,9 +115,16 @@ line('compile 200 records × 16 globs (the per-record cap)', time(() => compileG
 const wideGuard = compileGuard(wide, compile)
 line('check one edit against 200 records × 16 globs', time((i) => wideGuard.match(editPaths[i % editPaths.length]), 5_000))
 
+// The slowest globs the limits let through (GUARD_LIMITS), all different (so none is shared) and
+// made only of text the path holds (so the plain-text check lets every one reach its regex), on
+// paths built to make them backtrack. No real project looks like this; it bounds what one could cost.
+const shapes = [(j, k) => `**/*${'a'.repeat(j)}*/**/${'a'.repeat(k)}`, (j, k) => `**/${'a'.repeat(j)}*/**/*${'a'.repeat(k)}b`]
 const hostile = Array.from({ length: 200 }, (_, i) => ({
-  key: `id:h${i}`, kind: 'decision', title: `H${i}`, scope: { paths: [`*a*a*b${i}`], areas: [] },
+  key: `id:h${i}`, kind: 'decision', title: `H${i}`,
+  scope: { paths: Array.from({ length: 16 }, (_, j) => shapes[j % 2](1 + (i % 40), 1 + ((i * 16 + j) % 50))), areas: [] },
 }))
 const hostileGuard = compileGuard(hostile, compile)
-const hostileName = `src/${'a'.repeat(250)}.ts`
-line('worst case: 200 × `*a*a*bN` vs a 250-char name of a\'s', time(() => hostileGuard.match(hostileName), 5))
+const hostilePaths = [`${'a/'.repeat(511)}y`, `${'a'.repeat(60)}/`.repeat(16) + 'y', `${'a'.repeat(20)}/`.repeat(48) + 'ab/y']
+for (const p of hostilePaths) hostileGuard.match(p)
+const hostileLabels = ['one-letter folders', '16 folders of 60 letters', '48 folders of 20 letters']
+hostilePaths.forEach((p, n) => line(`worst case: 200 × 16 hostile globs, ${hostileLabels[n]}`, time(() => hostileGuard.match(p), 5)))

@@ -5,7 +5,7 @@
  * successful edit, the file's path is recorded. Nothing about the edit is sent to Hark.
  */
 import { allow, addEntry, noteSession } from '../domain/conversation'
-import { compileGuard, guardQuestion, parseDecisionEntries, parseNonGoals, stopReason, type GlobCompiler, type GuardRecord } from '../domain/decision'
+import { compileGuard, guardQuestion, parseDecisionEntries, parseNonGoals, stopReason, type CompiledGuard, type GlobCompiler, type GuardRecord } from '../domain/decision'
 import { relativeToProject } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
@@ -41,9 +41,9 @@ export class GuardEdit {
     await this.start.ensureStarted()
     const path = await this.pathInProject(filePath)
     if (path === undefined) return { go: true }
-    const records = await this.records()
+    const guard = await this.guard()
     const allowed = new Set(this.state.view?.allowed ?? this.state.record?.allowed ?? [])
-    const matches = compileGuard(records, this.compile).match(path).filter((r) => !allowed.has(r.key))
+    const matches = guard.match(path).filter((r) => !allowed.has(r.key))
     if (matches.length === 0) return { go: true }
     let answer: string
     try {
@@ -79,11 +79,24 @@ export class GuardEdit {
     return relativeToProject(project.root, filePath, cwd)
   }
 
-  /** The decisions (fetched on the first guarded edit and after each compaction) and the non-goals. */
-  private async records(): Promise<GuardRecord[]> {
-    const nonGoals = parseNonGoals(this.state.brief?.nonGoals ?? [])
+  /**
+   * The compiled guard over the decisions and the non-goals, kept until either changes (compiling
+   * 200 records costs milliseconds; checking a path against them, microseconds).
+   */
+  private async guard(): Promise<CompiledGuard> {
+    await this.refreshDecisions()
+    const { decisions, brief, compiledGuard } = this.state
+    if (compiledGuard !== undefined && compiledGuard.decisions === decisions && compiledGuard.brief === brief) return compiledGuard.guard
+    const records = [...(decisions?.records ?? []), ...parseNonGoals(brief?.nonGoals ?? [])]
+    const guard = compileGuard(records, this.compile)
+    this.state.compiledGuard = { decisions, brief, guard }
+    return guard
+  }
+
+  /** The decisions are fetched on the first guarded edit and after each compaction; a minute after a failure. */
+  private async refreshDecisions(): Promise<void> {
     const project = this.state.project
-    if (project === undefined) return nonGoals
+    if (project === undefined) return
     const now = await this.clock.now()
     const fresh = this.state.decisions !== undefined && !this.state.decisionsStale
     const waiting = this.state.decisionsFailedAt !== undefined && now - this.state.decisionsFailedAt < DECISION_RETRY_MS
@@ -92,10 +105,9 @@ export class GuardEdit {
       this.state.decisionsFetch ??= this.fetchDecisions(project.venture, now).finally(() => {
         this.state.decisionsFetch = undefined
       })
+      // After a failed fetch, decisions from an earlier good fetch still count.
       await this.state.decisionsFetch
     }
-    // After a failed fetch, decisions from an earlier good fetch still count.
-    return [...(this.state.decisions?.records ?? []), ...nonGoals]
   }
 
   private async fetchDecisions(venture: string, now: number): Promise<void> {

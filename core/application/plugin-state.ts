@@ -4,7 +4,7 @@
  */
 import type { Brief } from '../domain/brief'
 import type { ConversationRecord, ConversationView } from '../domain/conversation'
-import type { GuardRecord } from '../domain/decision'
+import type { CompiledGuard, GuardRecord } from '../domain/decision'
 import type { ProjectRef } from '../domain/project'
 
 export type Phase =
@@ -41,6 +41,8 @@ export class PluginState {
   /** Whether the last brief fetch reached Hark (the status line shows offline otherwise). */
   online = false
   decisions: Decisions | undefined
+  /** The guard compiled over `decisions` and `brief`'s non-goals, kept while both stay the same. */
+  compiledGuard: { readonly decisions: Decisions | undefined; readonly brief: Brief | undefined; readonly guard: CompiledGuard } | undefined
   /** A decision fetch in progress, shared by edits running in parallel. */
   decisionsFetch: Promise<void> | undefined
   /** When the decision fetch last failed; the guard tries again a minute later (SPEC.md). */

@@ -18,7 +18,9 @@ import { GLOB_OPTIONS } from '../../core/domain/glob-options'
 /** What the adapter passes: picomatch's POSIX build with the domain's options. */
 const compile: GlobCompiler = (g) => picomatch(g, GLOB_OPTIONS)
 
-const decision = (scope: { paths?: string[]; areas?: string[] }, title = 'D', key = `title:${title}`): GuardRecord => ({
+type ScopeInput = { readonly paths?: readonly string[]; readonly areas?: readonly string[] }
+
+const decision = (scope: ScopeInput, title = 'D', key = `title:${title}`): GuardRecord => ({
   key,
   kind: 'decision',
   title,
@@ -26,7 +28,7 @@ const decision = (scope: { paths?: string[]; areas?: string[] }, title = 'D', ke
 })
 
 /** Whether one record with this scope covers `path`. */
-const covers = (scope: { paths?: string[]; areas?: string[] }, path: string, compiler: GlobCompiler = compile): boolean =>
+const covers = (scope: ScopeInput, path: string, compiler: GlobCompiler = compile): boolean =>
   compileGuard([decision(scope)], compiler).match(path).length === 1
 
 describe('settledness (HARK-API.md: only settled records count)', () => {
@@ -89,6 +91,7 @@ describe('scope parsing (SPEC.md: scope comes from the structured fields, else t
     ['paths', { paths: ['src/db/**'] }, S(['src/db/**'])],
     ['files', { files: ['src/db/schema.sql'] }, S(['src/db/schema.sql'])],
     ['scope_area', { scope_area: 'billing' }, S([], ['billing'])],
+    ['scope_areas', { scope_areas: ['billing', 'payments'] }, S([], ['billing', 'payments'])],
     ['scope.areas', { scope: { areas: ['billing', 'payments'] } }, S([], ['billing', 'payments'])],
     ['scope.area', { scope: { area: 'billing' } }, S([], ['billing'])],
     ['areas', { areas: ['billing'] }, S([], ['billing'])],
@@ -253,7 +256,7 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     [{ paths: ['src/db/**'] }, './src/db/x.ts', true],
     [{ paths: ['src/db/**'] }, 'src\\db\\x.ts', true],
   ] as const)('%j covers %s: %s', (scope, path, expected) => {
-    expect(covers(scope as { paths?: string[]; areas?: string[] }, path)).toBe(expected)
+    expect(covers(scope, path)).toBe(expected)
   })
 
   test('only the path is matched: a record scoped to billing ignores what the edit says', () => {
@@ -321,6 +324,40 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     expect(prepareGlob('SRC/DB/**')).toEqual({ exclude: false, patterns: ['src/db/**'] })
     expect(prepareGlob('**')).toEqual({ exclude: false, patterns: ['**'] })
     expect(prepareGlob('   ')).toBeUndefined()
+  })
+
+  test('the plain-text check before each regex never changes an answer', () => {
+    const globs = [
+      'src/db/**', '*.sql', 'src/*.ts', 'a-b_c.d/**', '**/x y/**', 'src/{db,api}/**', 'src/[ab]c/**', 'src/@(db|sql)/**',
+      'app/(auth)/**', '?.ts', 'src/**/test?/*.spec.*', 'lib/', 'x/**/y', '!(gen)/**', 'src/db.sql', '.env*', 'a.b.c',
+    ]
+    const paths = [
+      'src/db/x.sql', 'schema.sql', 'src/a.ts', 'a-b_c.d/e', 'q/x y/z', 'src/api/x', 'src/bc/x', 'src/sql/x', 'app/(auth)/p.tsx',
+      'a.ts', 'src/k/test1/a.spec.ts', 'lib/x', 'x/y', 'x/q/y', 'gen/x', 'src/db.sql', '.env.local', 'a.b.c', 'A.B.C', 'other',
+    ]
+    for (const glob of globs) {
+      const prepared = prepareGlob(glob)!
+      for (const path of paths) {
+        const direct = prepared.patterns.some((p) => picomatch(p, GLOB_OPTIONS)(path.toLowerCase()))
+        expect([glob, path, covers({ paths: [glob] }, path)]).toEqual([glob, path, direct])
+      }
+    }
+  })
+
+  test('a pattern several records share is compiled once and tested once per edit', () => {
+    let compiled = 0
+    let tested = 0
+    const counting: GlobCompiler = (g) => {
+      compiled++
+      const m = compile(g)
+      return (p) => (tested++, m(p))
+    }
+    const guard = compileGuard(Array.from({ length: 50 }, (_, i) => decision({ paths: ['src/db/**'] }, `D${i}`)), counting)
+    expect(compiled).toBe(1)
+    expect(guard.match('src/db/x.ts')).toHaveLength(50)
+    expect(tested).toBe(1)
+    expect(guard.match('lib/x.ts')).toHaveLength(0)
+    expect(tested).toBe(1) // `lib/x.ts` lacks the text `src`: the regex never runs
   })
 
   test('matches come back in the order given, each record once', () => {
