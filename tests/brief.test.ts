@@ -1,13 +1,12 @@
 // The brief on start, the first message's block, the status line and /hark brief, through the engine
 // (SPEC.md: session.start, prompt.context, Every outbound request, /hark).
 import { describe, expect, test } from 'claude-code/testing'
-import { createWorld, hark, FakeStore, KEY, PROJECT, startSession } from './world'
+import { createWorld, FakeStore, hark, KEY, NO_KEY, PROJECT, startSession, WITH_KEY } from './world'
 
-const options = { access_key: KEY }
 const CONTEXT = { blocks: [{ name: 'currentDate', text: "Today's date is 2026-11-29." }], instructionFiles: [] }
 
 describe('brief on start', () => {
-  test('fetches the brief once with every header and _meta the SPEC lists', { options }, async ($, on) => {
+  test('fetches the brief once with every header and _meta the SPEC lists', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     const calls = world.hark.calls
@@ -28,7 +27,7 @@ describe('brief on start', () => {
     expect(world.commands).toEqual(['hark'])
   })
 
-  test('the first message carries one block named hark with the brief', { options }, async ($, on) => {
+  test('the first message carries one block named hark with the brief', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     const out = await $.prompt.context(CONTEXT)
@@ -41,13 +40,13 @@ describe('brief on start', () => {
     expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
   })
 
-  test('the status line shows the project, the handoff state and who is needed', { options }, async ($, on) => {
+  test('the status line shows the project, the handoff state and who is needed', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     expect(world.lastStatus()).toBe('Hark V-012 · Open · 2 need you')
   })
 
-  test('a brief that is a plain string is the whole brief', { options }, async ($, on) => {
+  test('a brief that is a plain string is the whole brief', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     world.hark.venture.brief = 'Just text.' as never
     await startSession($)
@@ -55,7 +54,7 @@ describe('brief on start', () => {
     expect(out.blocks.find((b) => b.name === 'hark')?.text).toBe('<hark-brief project="V-012">\nJust text.\n</hark-brief>')
   })
 
-  test('an SSE reply is read like a JSON one', { options }, async ($, on) => {
+  test('an SSE reply is read like a JSON one', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     world.hark.mode = 'sse'
     await startSession($)
@@ -63,7 +62,7 @@ describe('brief on start', () => {
     expect(world.logs).toEqual([])
   })
 
-  test('the conversation id is kept in the store and reused by the next load', { options }, async ($, on) => {
+  test('the conversation id is kept in the store and reused by the next load', WITH_KEY, async ($, on) => {
     const store = new FakeStore()
     const world = createWorld(on, { store })
     await startSession($)
@@ -78,7 +77,7 @@ describe('brief on start', () => {
 })
 
 describe('/hark brief', () => {
-  test('prints the current brief, fetched again', { options }, async ($, on) => {
+  test('prints the current brief, fetched again', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     world.hark.venture.brief = { identity: 'V-012 Ledger, renamed.' }
@@ -87,7 +86,7 @@ describe('/hark brief', () => {
     expect(world.hark.callsTo('get_agent_brief')).toHaveLength(2)
   })
 
-  test('bare /hark is /hark brief', { options }, async ($, on) => {
+  test('bare /hark is /hark brief', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     const out = await hark($, '')
@@ -95,7 +94,7 @@ describe('/hark brief', () => {
     expect(world.hark.callsTo('get_agent_brief')).toHaveLength(2)
   })
 
-  test('an unknown subcommand says how to use it and sends nothing', { options }, async ($, on) => {
+  test('an unknown subcommand says how to use it and sends nothing', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     const out = await hark($, 'frobnicate')
@@ -105,7 +104,7 @@ describe('/hark brief', () => {
 })
 
 describe('idle without a project file or a key', () => {
-  test('no key: nothing is sent or stored, the status says so, /hark says how to set up', async ($, on) => {
+  test('no key: nothing is sent or stored, the status says so, /hark says how to set up', NO_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.prompt.context(CONTEXT)
@@ -119,7 +118,7 @@ describe('idle without a project file or a key', () => {
     expect(world.hark.calls).toEqual([])
   })
 
-  test('no project file: nothing is sent or stored, no status, /hark explains', { options }, async ($, on) => {
+  test('no project file: nothing is sent or stored, no status, /hark explains', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { files: {} })
     await startSession($)
     const out = await $.prompt.context(CONTEXT)
@@ -134,7 +133,7 @@ describe('idle without a project file or a key', () => {
 })
 
 describe('project file discovery', () => {
-  test('found in a parent folder; a .hark file with venture= works too', { options }, async ($, on) => {
+  test('found in a parent folder; a .hark file with venture= works too', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { cwd: `${PROJECT}/packages/api`, files: { [`${PROJECT}/.hark`]: 'venture=V-077\n' } })
     await startSession($, `${PROJECT}/packages/api`)
     expect(world.hark.calls[0]?.arguments['venture']).toBe('V-077')
@@ -146,7 +145,7 @@ describe('project file discovery', () => {
     ])
   })
 
-  test('.hark/project nearer wins over .hark further up', { options }, async ($, on) => {
+  test('.hark/project nearer wins over .hark further up', WITH_KEY, async ($, on) => {
     const world = createWorld(on, {
       cwd: `${PROJECT}/app`,
       files: { [`${PROJECT}/app/.hark/project`]: 'V-100', [`${PROJECT}/.hark`]: 'venture=V-200' },
@@ -157,7 +156,7 @@ describe('project file discovery', () => {
 })
 
 describe('privacy', () => {
-  test('no program is started, no file written, no variable read but CLAUDE_BG_SOURCE', { options }, async ($, on) => {
+  test('no program is started, no file written, no variable read but CLAUDE_BG_SOURCE', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.prompt.context(CONTEXT)

@@ -3,13 +3,12 @@
 // d-2 "Migrations are plain .sql files" (paths *.sql), d-3 billing area, d-4 a proposal, d-5 superseded;
 // the brief's non-goal "No mobile app this quarter" (area mobile).
 import { describe, expect, test } from 'claude-code/testing'
-import { createWorld, FakeStore, KEY, PROJECT, startSession } from './world'
+import { createWorld, FakeStore, KEY, NO_KEY, PROJECT, startSession, WITH_KEY } from './world'
 
-const options = { access_key: KEY }
 const edit = (file_path: string) => ({ tool: 'Edit', file_path, old_string: 'a', new_string: 'SECRET_EDIT_TEXT' }) as const
 
 describe('a covered edit asks Allow or Stop', () => {
-  test('the question lists every matching record with its why; Allow lets the edit through and is remembered', { options }, async ($, on) => {
+  test('the question lists every matching record with its why; Allow lets the edit through and is remembered', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     const out = await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
@@ -28,7 +27,7 @@ describe('a covered edit asks Allow or Stop', () => {
     expect(world.hark.callsTo('list_journal_entries')).toHaveLength(1)
   })
 
-  test('Stop refuses the edit and tells Claude why and not to retry; the next matching edit asks again', { options }, async ($, on) => {
+  test('Stop refuses the edit and tells Claude why and not to retry; the next matching edit asks again', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { answer: 'Stop' })
     await startSession($)
     const out = await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
@@ -41,7 +40,7 @@ describe('a covered edit asks Allow or Stop', () => {
     expect(world.store.keysWith('c:').map((k) => (world.store.data.get(k) as { entries: unknown[] }).entries).flat()).toEqual([])
   })
 
-  test('an answer typed into Other stops the edit and is passed on to Claude', { options }, async ($, on) => {
+  test('an answer typed into Other stops the edit and is passed on to Claude', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { answer: 'use the query builder instead' })
     await startSession($)
     const out = await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
@@ -49,7 +48,7 @@ describe('a covered edit asks Allow or Stop', () => {
     expect(text).toContain('The user answered: use the query builder instead')
   })
 
-  test('a dismissed question lets the edit go ahead with one log line', { options }, async ($, on) => {
+  test('a dismissed question lets the edit go ahead with one log line', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { answer: 'dismiss' })
     await startSession($)
     const out = await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
@@ -58,7 +57,7 @@ describe('a covered edit asks Allow or Stop', () => {
     expect(world.logs[0]).toContain('the edit goes ahead')
   })
 
-  test('an area covers files under a folder of that name, not a file named after it', { options }, async ($, on) => {
+  test('an area covers files under a folder of that name, not a file named after it', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/lib/billing.ts`))
@@ -69,21 +68,21 @@ describe('a covered edit asks Allow or Stop', () => {
     expect(world.questions[0]!.question).not.toContain('Floats for money')
   })
 
-  test('a non-goal from the brief guards its area', { options }, async ($, on) => {
+  test('a non-goal from the brief guards its area', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { answer: 'Stop' })
     await startSession($)
     await $.tool.call({ tool: 'Write', file_path: `${PROJECT}/apps/mobile/App.tsx`, content: 'x' })
     expect(world.questions[0]?.question).toContain('No mobile app this quarter')
   })
 
-  test('NotebookEdit is guarded by its notebook path', { options }, async ($, on) => {
+  test('NotebookEdit is guarded by its notebook path', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call({ tool: 'NotebookEdit', notebook_path: `${PROJECT}/src/db/explore.ipynb`, new_source: 'x' })
     expect(world.questions).toHaveLength(1)
   })
 
-  test('edits running in parallel each get their own question; the decisions are fetched once', { options }, async ($, on) => {
+  test('edits running in parallel each get their own question; the decisions are fetched once', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { answer: 'Stop' })
     await startSession($)
     await Promise.all([$.tool.call(edit(`${PROJECT}/src/db/a.sql`)), $.tool.call(edit(`${PROJECT}/src/db/b.sql`))])
@@ -93,7 +92,7 @@ describe('a covered edit asks Allow or Stop', () => {
 })
 
 describe('what is never guarded, recorded or sent', () => {
-  test('a file outside the project: no question, not recorded', { options }, async ($, on) => {
+  test('a file outside the project: no question, not recorded', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call(edit('/etc/db/x.sql'))
@@ -104,7 +103,7 @@ describe('what is never guarded, recorded or sent', () => {
     expect(records.flatMap((r) => r.entries)).toEqual([])
   })
 
-  test('after a successful edit the path, relative to the project, is recorded; nothing about it is sent', { options }, async ($, on) => {
+  test('after a successful edit the path, relative to the project, is recorded; nothing about it is sent', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/app.ts`))
@@ -115,7 +114,7 @@ describe('what is never guarded, recorded or sent', () => {
     expect(bodies).not.toContain('SECRET_EDIT_TEXT')
   })
 
-  test('a failed edit is not recorded', { options }, async ($, on) => {
+  test('a failed edit is not recorded', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Edit: () => ({ isError: true, result: 'String not found', text: 'String not found' }) } })
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/app.ts`))
@@ -123,7 +122,7 @@ describe('what is never guarded, recorded or sent', () => {
     expect(records.flatMap((r) => r.entries)).toEqual([])
   })
 
-  test('without a key the guard asks nothing and fetches nothing', async ($, on) => {
+  test('without a key the guard asks nothing and fetches nothing', NO_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
@@ -133,7 +132,7 @@ describe('what is never guarded, recorded or sent', () => {
 })
 
 describe('fetching the decisions', () => {
-  test('a failed fetch: non-goals alone, and one retry a minute later, not on every edit', { options }, async ($, on) => {
+  test('a failed fetch: non-goals alone, and one retry a minute later, not on every edit', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { answer: 'Stop' })
     await startSession($)
     world.hark.toolModes.set('list_journal_entries', 'http-500')
@@ -152,7 +151,7 @@ describe('fetching the decisions', () => {
     expect(world.questions).toHaveLength(2)
   })
 
-  test('fetched again on the first edit after a compaction', { options }, async ($, on) => {
+  test('fetched again on the first edit after a compaction', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/app.ts`))
@@ -166,19 +165,19 @@ describe('fetching the decisions', () => {
 
 describe('Allow across processes', () => {
   const store = new FakeStore()
-  test('process one allows', { options }, async ($, on) => {
+  test('process one allows', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { store })
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
     expect(world.questions).toHaveLength(1)
   })
-  test('process two of the same conversation does not ask again', { options }, async ($, on) => {
+  test('process two of the same conversation does not ask again', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { store, sessionId: 'another-session-id' })
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
     expect(world.questions).toHaveLength(0)
   })
-  test('a new conversation (another launch time) asks again', { options }, async ($, on) => {
+  test('a new conversation (another launch time) asks again', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { store, startedAt: 1_800_000_000_000 })
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))

@@ -2,9 +2,8 @@
 // end_session, turn.complete, session.end, The handoff, /hark handoff|needs|open).
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import { CLOSE_REASON } from '../core/domain/handoff'
-import { createWorld, FakeStore, hark, KEY, PROJECT, startSession } from './world'
+import { createWorld, FakeStore, hark, KEY, NO_KEY, PROJECT, startSession, WITH_KEY } from './world'
 
-const options = { access_key: KEY }
 const PR = 'https://github.com/acme/ledger/pull/42'
 
 /** What the engine's Bash tool answers, as a session's tool.call result. */
@@ -42,7 +41,7 @@ async function work($: Engine) {
 }
 
 describe('the handoff at session end', () => {
-  test('end_session names the files, the runs, the commit; notes cleaned; next steps from the notes', { options }, async ($, on) => {
+  test('end_session names the files, the runs, the commit; notes cleaned; next steps from the notes', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await work($)
@@ -69,7 +68,7 @@ describe('the handoff at session end', () => {
     expect(world.hark.callsTo('session_stopped')).toHaveLength(0)
   })
 
-  test('a failing run: watch_out_for, and whats_next asks to fix it', { options }, async ($, on) => {
+  test('a failing run: watch_out_for, and whats_next asks to fix it', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test -- --fail' })
@@ -80,7 +79,7 @@ describe('the handoff at session end', () => {
     expect(args['watch_out_for']).toContain('npm test')
   })
 
-  test('a piped or background run is result unknown; other commands leave nothing', { options }, async ($, on) => {
+  test('a piped or background run is result unknown; other commands leave nothing', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test | tail -5' })
@@ -94,7 +93,7 @@ describe('the handoff at session end', () => {
     expect(JSON.stringify(args)).not.toContain('secrets.txt')
   })
 
-  test('no edits, commits or test runs: close_session with its exact reason', { options }, async ($, on) => {
+  test('no edits, commits or test runs: close_session with its exact reason', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'ls' })
@@ -104,7 +103,7 @@ describe('the handoff at session end', () => {
     expect(world.hark.callsTo('close_session')[0]!.arguments).toEqual({ reason: CLOSE_REASON })
   })
 
-  test('Hark was never reached and nothing was done: nothing is sent at exit', { options }, async ($, on) => {
+  test('Hark was never reached and nothing was done: nothing is sent at exit', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     world.hark.mode = 'http-500'
     await startSession($)
@@ -113,7 +112,7 @@ describe('the handoff at session end', () => {
     expect(world.hark.calls.map((c) => c.tool)).toEqual(['get_agent_brief'])
   })
 
-  test('interrupted answers and subagents’ answers are not the notes', { options }, async ($, on) => {
+  test('interrupted answers and subagents’ answers are not the notes', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test' })
@@ -127,7 +126,7 @@ describe('the handoff at session end', () => {
     expect(did).not.toContain('subagent')
   })
 
-  test('subagents’ edits count as the session’s work', { options }, async ($, on) => {
+  test('subagents’ edits count as the session’s work', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call({ tool: 'Write', file_path: `${PROJECT}/src/sub.ts`, content: '', agentId: 'agent-1' } as never)
@@ -139,7 +138,7 @@ describe('the handoff at session end', () => {
 describe('Claude’s own end_session', () => {
   const hand = { tool: 'mcp__hark__end_session', what_i_did: 'I did things', venture: 'V-012' }
 
-  test('a successful call in the main conversation: the plugin sends only close_session', { options }, async ($, on) => {
+  test('a successful call in the main conversation: the plugin sends only close_session', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Edit', file_path: `${PROJECT}/src/app.ts`, old_string: 'a', new_string: 'b' })
@@ -149,7 +148,7 @@ describe('Claude’s own end_session', () => {
     expect(world.hark.callsTo('close_session').map((c) => c.arguments)).toEqual([{ reason: CLOSE_REASON }])
   })
 
-  test('work after Claude’s handoff gets its own handoff', { options }, async ($, on) => {
+  test('work after Claude’s handoff gets its own handoff', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call({ tool: 'Edit', file_path: `${PROJECT}/src/app.ts`, old_string: 'a', new_string: 'b' })
@@ -161,7 +160,7 @@ describe('Claude’s own end_session', () => {
     expect((sent[0]!.arguments as Record<string, string>)['what_changed']).toBe('edited src/later.ts')
   })
 
-  test('a subagent’s call, a failed call, or an end_session without what_i_did is ignored', { options }, async ($, on) => {
+  test('a subagent’s call, a failed call, or an end_session without what_i_did is ignored', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { mcp__other__end_session: () => ({ isError: true, result: 'nope', text: 'nope' }) } })
     await startSession($)
     await $.tool.call({ tool: 'Edit', file_path: `${PROJECT}/src/app.ts`, old_string: 'a', new_string: 'b' })
@@ -174,7 +173,7 @@ describe('Claude’s own end_session', () => {
 })
 
 describe('fallbacks and the exit window', () => {
-  test('end_session refused: session_stopped {venture}', { options }, async ($, on) => {
+  test('end_session refused: session_stopped {venture}', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test' })
@@ -185,7 +184,7 @@ describe('fallbacks and the exit window', () => {
     expect(world.logs.some((l) => l.includes('end_session failed (HTTP 500)'))).toBe(true)
   })
 
-  test('end_session unreachable: session_stopped too', { options }, async ($, on) => {
+  test('end_session unreachable: session_stopped too', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test' })
@@ -194,7 +193,7 @@ describe('fallbacks and the exit window', () => {
     expect(world.hark.callsTo('session_stopped')).toHaveLength(1)
   })
 
-  test('Hark never answers at exit: no retry, no session_stopped, and the hook settles inside the window', { options }, async ($, on) => {
+  test('Hark never answers at exit: no retry, no session_stopped, and the hook settles inside the window', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test' })
@@ -212,7 +211,7 @@ describe('fallbacks and the exit window', () => {
     expect(world.logs.some((l) => l.includes('end_session failed (no answer within'))).toBe(true)
   })
 
-  test('a store whose writes hang at exit: each wait is 150 ms, and the handoff still goes out', { options }, async ($, on) => {
+  test('a store whose writes hang at exit: each wait is 150 ms, and the handoff still goes out', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test' })
@@ -228,7 +227,7 @@ describe('fallbacks and the exit window', () => {
 })
 
 describe('/hark handoff, needs, open', () => {
-  test('/hark handoff ends the Hark session now; exit then sends nothing; later work gets its own', { options }, async ($, on) => {
+  test('/hark handoff ends the Hark session now; exit then sends nothing; later work gets its own', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test' })
@@ -244,7 +243,7 @@ describe('/hark handoff, needs, open', () => {
     expect((sent[1]!.arguments as Record<string, string>)['what_i_did']).not.toContain('npm test')
   })
 
-  test('/hark handoff with nothing done closes the session; exit sends nothing more', { options }, async ($, on) => {
+  test('/hark handoff with nothing done closes the session; exit sends nothing more', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     const out = await hark($, 'handoff')
@@ -253,7 +252,7 @@ describe('/hark handoff, needs, open', () => {
     expect(world.hark.calls.map((c) => c.tool)).toEqual(['get_agent_brief', 'close_session'])
   })
 
-  test('/hark needs lists the proposals and updates the count', { options }, async ($, on) => {
+  test('/hark needs lists the proposals and updates the count', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     world.hark.venture.candidates.push({ title: 'A third proposal' })
@@ -264,7 +263,7 @@ describe('/hark handoff, needs, open', () => {
     expect(world.hark.callsTo('list_candidates')[0]!.arguments).toEqual({ venture: 'V-012' })
   })
 
-  test('/hark open asks get_venture once, prints the link, starts nothing', { options }, async ($, on) => {
+  test('/hark open asks get_venture once, prints the link, starts nothing', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     const first = await hark($, 'open')
@@ -276,7 +275,7 @@ describe('/hark handoff, needs, open', () => {
     expect(world.processRuns).toEqual([])
   })
 
-  test('/hark open with a project id in the file asks nothing; unknown id prints the studio', { options }, async ($, on) => {
+  test('/hark open with a project id in the file asks nothing; unknown id prints the studio', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { files: { [`${PROJECT}/.hark/project`]: '0b7c6f4e-8d1a-4c3b-9f2e-1a2b3c4d5e6f' } })
     await startSession($)
     const out = await hark($, 'open')
@@ -284,7 +283,7 @@ describe('/hark handoff, needs, open', () => {
     expect(world.hark.callsTo('get_venture')).toHaveLength(0)
   })
 
-  test('/hark open when Hark cannot say: the studio link', { options }, async ($, on) => {
+  test('/hark open when Hark cannot say: the studio link', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     world.hark.toolModes.set('get_venture', 'http-500')
@@ -295,14 +294,14 @@ describe('/hark handoff, needs, open', () => {
 
 describe('one handoff per piece of work across processes', () => {
   const store = new FakeStore()
-  test('process one records work and hands off at exit', { options }, async ($, on) => {
+  test('process one records work and hands off at exit', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { store, toolResults: { Bash: bash } })
     await startSession($)
     await $.tool.call({ tool: 'Bash', command: 'npm test' })
     await end($)
     expect(world.hark.callsTo('end_session')).toHaveLength(1)
   })
-  test('process two of the same conversation ends with no new work: nothing is sent for it', { options }, async ($, on) => {
+  test('process two of the same conversation ends with no new work: nothing is sent for it', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { store, sessionId: 'second-session' })
     await startSession($)
     await end($)

@@ -3,9 +3,8 @@
 // and nothing thrown out of a hook.
 import { describe, expect, test } from 'claude-code/testing'
 import type { FakeMode } from '../adapters/fake-hark/in-memory-hark'
-import { createWorld, hark, KEY, startSession } from './world'
+import { createWorld, hark, KEY, NO_KEY, startSession, WITH_KEY } from './world'
 
-const options = { access_key: KEY }
 const CONTEXT = { blocks: [], instructionFiles: [] }
 
 const failures: [FakeMode, RegExp][] = [
@@ -19,7 +18,7 @@ const failures: [FakeMode, RegExp][] = [
 
 describe('a failing Hark at session start', () => {
   for (const [mode, reason] of failures) {
-    test(`${mode}: one log line, offline, the session carries on`, { options }, async ($, on) => {
+    test(`${mode}: one log line, offline, the session carries on`, WITH_KEY, async ($, on) => {
       const world = createWorld(on)
       world.hark.mode = mode
       await startSession($)
@@ -32,7 +31,7 @@ describe('a failing Hark at session start', () => {
     })
   }
 
-  test('a wrong key is refused (HTTP 401), logged without the key', { options: { access_key: 'hark_wrong_key_999999' } }, async ($, on) => {
+  test('a wrong key is refused (HTTP 401), logged without the key', { options: { access_key: 'hark_wrong_key_999999' }, timeoutMs: 30_000 }, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     expect(world.logs).toHaveLength(1)
@@ -40,7 +39,7 @@ describe('a failing Hark at session start', () => {
     expect(world.logs[0]).not.toContain('hark_wrong_key_999999')
   })
 
-  test('a server that never answers is abandoned after 3 seconds', { options }, async ($, on) => {
+  test('a server that never answers is abandoned after 3 seconds', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     world.hark.mode = 'hang'
     const started = startSession($)
@@ -53,7 +52,7 @@ describe('a failing Hark at session start', () => {
     expect(world.lastStatus()).toBe('Hark V-012 · offline')
   })
 
-  test('/hark brief while Hark is down says so and prints the last brief', { options }, async ($, on) => {
+  test('/hark brief while Hark is down says so and prints the last brief', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)
     world.hark.mode = 'http-500'

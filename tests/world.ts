@@ -10,6 +10,13 @@ import { mock, type MockClock } from 'claude-code/testing'
 import { InMemoryHark } from '../adapters/fake-hark/in-memory-hark'
 
 export const KEY = 'hark_test_key_0123456789'
+
+/**
+ * Test options: the access key set (or not), and a time limit above the kit's 5 s, since each test
+ * loads the plugin afresh and a busy machine can take seconds to do it.
+ */
+export const WITH_KEY = { options: { access_key: KEY }, timeoutMs: 30_000 } as const
+export const NO_KEY = { timeoutMs: 30_000 } as const
 export const PROJECT = '/home/dev/ledger'
 export const SESSION = '6f1d2c3b-0000-4000-8000-000000000001'
 export const STARTED_AT = 1_767_000_000_000
