@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// End-to-end tests: the real `claude -p` from node_modules, offline, with the plugin, the scripted model and the
+// fake Hark behind the TLS proxy. Prints PASS/FAIL lines and "N passed, N failed"; exits 0 only when all pass.
+//
+//   node e2e/run-e2e.mjs [--plugin-dir DIR] [--repo DIR] [--only session,fault,install] [--keep]
+//
+//   session  (a) the scripted session with --plugin-dir: what Hark received, headers, privacy, no plugin errors
+//   fault    (b) Hark answers HTTP 500 to everything: the session completes, session_stopped follows end_session
+//   install  (c) installed as a user installs it, from a fresh clone of the repository's committed HEAD
+//
+// Each run's artefacts (debug log, Hark's log, the model's log, the project) go under one temp folder, printed
+// when something fails and removed when all pass (unless --keep).
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { parseArgs } from 'node:util'
+import { REPO_DIR, runSession } from './lib/session.mjs'
+import { callsTo, lastAnswer, moduleLoaded, pluginFailures, sessionChecks } from './lib/inspect.mjs'
+
+const { values: opt } = parseArgs({
+  options: {
+    'plugin-dir': { type: 'string', default: process.env.HARK_PLUGIN_DIR ?? REPO_DIR },
+    repo: { type: 'string', default: REPO_DIR },
+    only: { type: 'string', default: 'session,fault,install' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const pluginDir = path.resolve(opt['plugin-dir'])
+const repo = path.resolve(opt.repo)
+const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-e2e-'))
+
+const tests = {
+  // (a) The demo's session, asserted on.
+  async session() {
+    const run = await runSession({ dir: path.join(base, 'session'), pluginDir })
+    return { run, checks: sessionChecks(run, { pluginDir }) }
+  },
+
+  // (b) Hark answers 500 to every POST.
+  async fault() {
+    const run = await runSession({ dir: path.join(base, 'fault-http500'), pluginDir, fail: 'http500' })
+    const end = callsTo(run, 'end_session')
+    const stopped = callsTo(run, 'session_stopped')
+    const failures = pluginFailures(run)
+    return {
+      run,
+      checks: [
+        { name: 'the session completed to its final answer', ok: run.rc === 0 && lastAnswer(run).includes('## Next steps'), detail: `claude rc=${run.rc}` },
+        { name: 'the plugin module loaded', ok: moduleLoaded(run) },
+        { name: 'Hark was asked for the brief (and answered 500)', ok: callsTo(run, 'get_agent_brief').some((r) => r.outcome === 'http500'), detail: run.harkLog.map((r) => r.tool).join(', ') },
+        { name: 'end_session was attempted (and answered 500)', ok: end.length === 1 && end[0].outcome === 'http500', detail: `${end.length} end_session calls` },
+        { name: 'session_stopped was attempted after the failed end_session', ok: stopped.length === 1 && end.length === 1 && stopped[0].n > end[0].n, detail: run.harkLog.map((r) => `#${r.n} ${r.tool}`).join(', ') },
+        { name: 'nothing of the plugin threw: no load failure, no skipped hook', ok: failures.length === 0, detail: failures.slice(0, 3).join(' | ') },
+      ],
+    }
+  },
+
+  // (c) Installed from a marketplace made of a fresh clone of the committed HEAD, the key set by configure.
+  async install() {
+    let head
+    try {
+      head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8', stdio: 'pipe' }).trim()
+    } catch {
+      return { checks: [{ name: `${repo} has a commit to clone`, ok: false, detail: 'git rev-parse HEAD failed: nothing committed yet' }] }
+    }
+    const dir = path.join(base, 'install')
+    let run
+    try {
+      run = await runSession({ dir, install: true, repo })
+    } catch (e) {
+      return { dir, checks: [{ name: `marketplace add + install hark-memory@hark + configure --values-stdin (HEAD ${head})`, ok: false, detail: e.message }] }
+    }
+    const clone = path.join(dir, 'marketplace-clone')
+    return {
+      run,
+      checks: [
+        { name: `marketplace add + install hark-memory@hark + configure --values-stdin (HEAD ${head})`, ok: true },
+        { name: 'the engine loaded the module as hark-memory@hark', ok: /hooks module hark-memory@hark loaded/.test(run.debug) },
+        ...sessionChecks(run, { pluginDir: clone }),
+      ],
+    }
+  },
+}
+
+let passed = 0
+let failed = 0
+const started = performance.now()
+for (const name of opt.only.split(',').map((s) => s.trim()).filter(Boolean)) {
+  if (!tests[name]) throw new Error(`no test named ${name}; one of ${Object.keys(tests).join(', ')}`)
+  const t0 = performance.now()
+  console.log(`== ${name}`)
+  let result
+  try {
+    result = await tests[name]()
+  } catch (e) {
+    result = { checks: [{ name: `${name} ran`, ok: false, detail: e.stack }] }
+  }
+  for (const c of result.checks) {
+    c.ok ? passed++ : failed++
+    const detail = c.detail && c.detail.length > 600 ? `${c.detail.slice(0, 600)}…` : c.detail
+    console.log(`${c.ok ? 'PASS' : 'FAIL'} ${name}: ${c.name}${!c.ok && detail ? `\n     ${detail}` : ''}`)
+  }
+  const dir = result.run?.dir ?? result.dir
+  if (result.checks.some((c) => !c.ok) && dir) console.log(`     artefacts: ${dir} (debug.log, hark.jsonl, model.jsonl, bodies/, project/, stdout.jsonl)`)
+  console.log(`   (${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s${result.run ? `, claude ${result.run.claudeWallS.toFixed(1)} s` : ''})`)
+}
+console.log(`e2e: ${passed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)} s)`)
+if (failed === 0 && !opt.keep) fs.rmSync(base, { recursive: true, force: true })
+else console.log(`artefacts kept in ${base}`)
+process.exitCode = failed === 0 ? 0 : 1
