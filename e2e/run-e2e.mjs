@@ -72,10 +72,18 @@ const tests = {
       return { dir, checks: [{ name: `marketplace add + install hark-memory@hark + configure --values-stdin (HEAD ${head})`, ok: false, detail: e.message }] }
     }
     const clone = path.join(dir, 'marketplace-clone')
+    const installDebug = fs.existsSync(path.join(dir, 'install-debug.log')) ? fs.readFileSync(path.join(dir, 'install-debug.log'), 'utf8') : ''
+    const cache = path.join(dir, 'home', '.claude', 'plugins', 'cache')
+    const modules = fs.existsSync(cache) ? fs.readdirSync(cache, { recursive: true }).filter((p) => String(p).endsWith('node_modules')) : []
     return {
       run,
       checks: [
         { name: `marketplace add + install hark-memory@hark + configure --values-stdin (HEAD ${head})`, ok: true },
+        {
+          name: 'the install skipped npm ci over the development tools (package.json sets overrides): no node_modules in the plugin cache',
+          ok: modules.length === 0 && /Skipped installing this plugin's dependencies: its package.json sets overrides/.test(installDebug),
+          detail: `node_modules found: ${modules.join(', ') || 'none'}; install debug: ${(installDebug.match(/.*dependenc.*/gi) ?? []).join(' | ').slice(0, 300)}`,
+        },
         { name: 'the engine loaded the module as hark-memory@hark', ok: /hooks module hark-memory@hark loaded/.test(run.debug) },
         ...sessionChecks(run, { pluginDir: clone }),
       ],

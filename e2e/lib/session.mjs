@@ -93,13 +93,14 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
   const bin = claudeBin()
   const steps = [
     ['plugin', 'marketplace', 'add', clone],
-    ['plugin', 'install', 'hark-memory@hark'],
+    ['--debug-file', path.join(dir, 'install-debug.log'), 'plugin', 'install', 'hark-memory@hark'],
     ['plugin', 'configure', 'hark-memory@hark', '--values-stdin'],
   ]
   const results = []
   for (const args of steps) {
     const input = args.includes('--values-stdin') ? JSON.stringify({ access_key: key }) : undefined
-    // `plugin install` runs `npm ci` in the plugin's copy when it holds package.json and a lockfile (60 s limit).
+    // `plugin install` runs `npm ci` in the plugin's copy when it holds package.json and a lockfile (60 s limit),
+    // unless package.json sets overrides (ours sets `{}`, so the development tools are not installed).
     const r = await run(bin, args, { cwd: dir, env, input, timeoutS: 150 })
     results.push({ args, ...r })
     fs.appendFileSync(path.join(dir, 'install.log'), `$ claude ${args.join(' ')}\nrc=${r.rc}\n${r.stdout}${r.stderr}\n`)
