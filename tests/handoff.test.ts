@@ -13,7 +13,10 @@ function bash(input: Record<string, unknown>): unknown {
     return { result: { stdout: '[main 3f2a9c1] Add users table\n 1 file changed', stderr: '', interrupted: false, gitOperation: { commit: { sha: '3f2a9c1', kind: 'committed', branch: 'main' } } } }
   }
   if (command.includes('gh pr create')) return { result: { stdout: `${PR}\n`, stderr: '', interrupted: false, gitOperation: { pr: { number: 42, url: PR, action: 'created' } } } }
-  if (command.includes('fail')) return { isError: true, result: 'Exit code 1\nFAIL src/a.test.ts', text: 'Exit code 1' }
+  // As a session reports them: a command that exited non-zero, one refused before it ran, one cut off.
+  if (command.includes('fail')) return { isError: true, result: 'Error: Exit code 1\nFAIL src/a.test.ts', text: 'Exit code 1\nFAIL src/a.test.ts' }
+  if (command.includes('refused')) return { isError: true, result: 'Permission to use Bash with command npm test has been denied.', text: 'Permission to use Bash with command npm test has been denied.' }
+  if (command.includes('slow')) return { isError: true, result: 'Error: Command timed out after 2m 0s', text: 'Command timed out after 2m 0s' }
   return { result: { stdout: 'ok\nDATABASE_PASSWORD=hunter2', stderr: '', interrupted: false } }
 }
 
@@ -79,17 +82,19 @@ describe('the handoff at session end', () => {
     expect(args['watch_out_for']).toContain('npm test')
   })
 
-  test('a piped or background run is result unknown; other commands leave nothing', WITH_KEY, async ($, on) => {
+  test('a piped, background or timed-out run is result unknown; a refused one and other commands leave nothing', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)
+    await $.tool.call({ tool: 'Bash', command: 'npm test -- --refused' })
+    await $.tool.call({ tool: 'Bash', command: 'npm test -- --slow' })
     await $.tool.call({ tool: 'Bash', command: 'npm test | tail -5' })
     await $.tool.call({ tool: 'Bash', command: 'pytest', run_in_background: true })
     await $.tool.call({ tool: 'Bash', command: 'ls -la && cat secrets.txt' })
     await end($)
     const args = world.hark.callsTo('end_session')[0]!.arguments as Record<string, string>
-    expect(args['what_i_did']).toContain('npm test: result unknown')
-    expect(args['what_i_did']).toContain('pytest: result unknown')
-    expect(args['what_i_did']).toContain('ran the tests 2 times')
+    expect(args['what_i_did']).toContain('npm test: result unknown\nnpm test: result unknown\npytest: result unknown')
+    expect(args['what_i_did']).toContain('ran the tests 3 times')
+    expect(args['what_i_did']).not.toContain('failed')
     expect(JSON.stringify(args)).not.toContain('secrets.txt')
   })
 

@@ -81,23 +81,32 @@ export async function onEdit<E extends ToolCallInput>(app: Application, $: Engin
   return result
 }
 
-/** What the engine reported of a Bash call, as plain data (nothing else of it is kept). */
+/**
+ * What the engine reported of a Bash call, as plain data (nothing else of it is kept). A command that
+ * ran and failed comes back as an error whose text starts `Exit code N`; an error without one means the
+ * command did not run to an exit (refused by a permission or a hook, interrupted, timed out).
+ */
 function bashReport(e: ToolCallInput, result: ToolCallResult): BashReport | undefined {
   const input = e as unknown as Record<string, unknown>
   const command = input['command']
   if (typeof command !== 'string' || ('deny' in result && result.deny !== undefined)) return undefined
   const failed = result.isError === true
+  const errorText = failed ? `${typeof result.result === 'string' ? result.result : ''}\n${result.text ?? ''}` : ''
+  const exited = /(^|\n)(Error: )?Exit code \d+/.test(errorText)
   const record = !failed && typeof result.result === 'object' && result.result !== null ? (result.result as Record<string, unknown>) : {}
   const git = typeof record['gitOperation'] === 'object' && record['gitOperation'] !== null ? (record['gitOperation'] as Record<string, unknown>) : {}
   const commit = typeof git['commit'] === 'object' && git['commit'] !== null ? (git['commit'] as Record<string, unknown>)['sha'] : undefined
   const pr = typeof git['pr'] === 'object' && git['pr'] !== null ? (git['pr'] as Record<string, unknown>)['url'] : undefined
   const background = input['run_in_background'] === true || typeof record['backgroundTaskId'] === 'string' || record['backgroundedByUser'] === true
+  const timedOut = typeof record['timedOutAfterMs'] === 'number' || (failed && !exited && /timed out/i.test(errorText))
+  const interrupted = record['interrupted'] === true || (failed && !exited && /interrupt/i.test(errorText))
   return {
     command,
     failed,
-    interrupted: record['interrupted'] === true,
-    timedOut: typeof record['timedOutAfterMs'] === 'number',
+    interrupted,
+    timedOut,
     background,
+    refused: failed && !exited && !timedOut && !interrupted,
     ...(typeof record['stdout'] === 'string' ? { stdout: record['stdout'] } : {}),
     ...(typeof commit === 'string' ? { commit: { sha: commit } } : {}),
     ...(typeof pr === 'string' ? { pullRequestUrl: pr } : {}),
