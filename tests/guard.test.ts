@@ -144,10 +144,15 @@ describe('fetching the decisions', () => {
     await world.clock.advance(30_000)
     await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
     expect(world.hark.callsTo('list_journal_entries')).toHaveLength(1)
-    world.hark.toolModes.delete('list_journal_entries')
-    await world.clock.advance(30_000)
+    // Still failing a minute later: tried again, but no second log line.
+    await world.clock.advance(31_000)
     await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
     expect(world.hark.callsTo('list_journal_entries')).toHaveLength(2)
+    expect(world.logs.filter((l) => l.includes('could not fetch the decisions'))).toHaveLength(1)
+    world.hark.toolModes.delete('list_journal_entries')
+    await world.clock.advance(60_000)
+    await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
+    expect(world.hark.callsTo('list_journal_entries')).toHaveLength(3)
     expect(world.questions).toHaveLength(2)
   })
 

@@ -117,8 +117,11 @@ export class GuardEdit {
       this.state.decisionsStale = false
       this.state.decisionsFailedAt = undefined
     } else {
+      // One line for a run of failures, not one a minute while Hark stays away.
+      if (this.state.decisionsFailedAt === undefined) {
+        this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again every minute.`)
+      }
       this.state.decisionsFailedAt = now
-      this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again in a minute.`)
     }
   }
 }
