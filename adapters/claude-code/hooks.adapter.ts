@@ -147,12 +147,11 @@ export async function onClassicSessionEnd(app: Application, $: EngineInterface, 
 }
 
 export async function onSessionEnd(app: Application, $: EngineInterface, e: SessionEndInput, next: Next<'session.end'>) {
-  const now = await $.clock.now()
   // SPEC.md: every exit hook shares one window (about 1.5 s); the plugin keeps inside it.
   const left = next.budget.remainingMs
-  const deadline = now + (Number.isFinite(left) && left > 0 ? left : 1_500)
+  const window = Number.isFinite(left) && left > 0 ? left : 1_500
   await guarded($, app, 'session.end', undefined, async (uc) => {
-    await uc.handOff.run(deadline)
+    await uc.handOff.run((await $.clock.now()) + window)
     // SPEC.md: after /clear or a resume, the next conversation starts fresh.
     if (e.reason === 'clear' || e.reason === 'resume') uc.start.reset()
   })
