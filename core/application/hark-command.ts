@@ -4,6 +4,7 @@
  * the count; `open` prints the project's link and starts no program. Outside a Hark project, or
  * without a key, it says how to set up.
  */
+import { renderBriefText } from '../domain/brief'
 import { describeItem } from '../domain/item'
 import { isProjectId } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
@@ -12,7 +13,7 @@ import type { BriefService } from './brief-service'
 import type { ConversationStore } from './conversation-store'
 import type { HandOff, HandoffOutcome } from './hand-off'
 import type { PluginState } from './plugin-state'
-import { SETUP_HELP } from './settings'
+import { KEY_HELP, PROJECT_HELP, SETUP_HELP } from './settings'
 import type { StartSession } from './start-session'
 
 export const STUDIO_URL = 'https://harkstudio.io/studio'
@@ -54,19 +55,19 @@ export class HarkCommand {
   private setupText(): string {
     const project = this.state.project
     if (this.state.idleReason === 'no-key' && project !== undefined) {
-      return `Hark project ${project.venture} (from ${project.file}), but no access key is set, so nothing is sent.\n${SETUP_HELP}`
+      return `Hark project ${project.venture} (from ${project.file}), but no access key is set, so nothing is sent.\n${KEY_HELP}`
     }
-    return `No Hark project file (.hark/project or .hark) was found in this folder or its parents.\n${SETUP_HELP}`
+    return `No Hark project file (.hark/project or .hark) was found in this folder or its parents, so nothing is sent.\n${PROJECT_HELP}`
   }
 
   private async brief(): Promise<string> {
     const venture = this.state.project?.venture ?? ''
     const result = await this.briefs.fetch('for /hark brief')
-    if (result.ok) return `Hark brief for ${venture}:\n\n${result.value.text}`
+    if (result.ok) return `Hark brief for ${venture}:\n\n${renderBriefText(result.value)}`
     const last = this.state.brief
     return last === undefined
       ? `Could not fetch the brief for ${venture} (${result.detail}).`
-      : `Could not fetch the brief for ${venture} (${result.detail}). The last brief this session has:\n\n${last.text}`
+      : `Could not fetch the brief for ${venture} (${result.detail}). The last brief this session has:\n\n${renderBriefText(last)}`
   }
 
   private async needs(): Promise<string> {

@@ -12,6 +12,9 @@ export interface Brief {
   /** The brief as Hark sent it: its text, or JSON text for an object. What `<hark-brief>` carries. */
   readonly text: string
   readonly identity?: string
+  /** `build_state.current_phase` and `build_state.summary`. */
+  readonly phase?: string
+  readonly summary?: string
   /** Accepted decisions (`recent_decisions`). */
   readonly decisions: readonly Item[]
   /** Non-goals (`build_state.non_goals`), each as Hark sent it, for the edit guard's scopes. */
@@ -42,9 +45,13 @@ export function parseBrief(payload: unknown): Brief | undefined {
   const build = object(o['build_state']) ?? {}
   const nonGoals = Array.isArray(build['non_goals']) ? (build['non_goals'] as unknown[]).slice(0, 200) : []
   const identity = text(o['identity'], 300)
+  const phase = text(build['current_phase'], 300)
+  const summary = text(build['summary'], 2_000)
   return {
     text: cap(JSON.stringify(payload, null, 2)),
     ...(identity === undefined ? {} : { identity }),
+    ...(phase === undefined ? {} : { phase }),
+    ...(summary === undefined ? {} : { summary }),
     decisions: parseItems(o['recent_decisions']),
     nonGoals,
     blockers: parseItems(build['blockers']),
@@ -125,4 +132,31 @@ export function renderRecapBlock(venture: string, brief: Brief): string {
     lines.push('', firstText({ t: brief.text }, ['t'], 4_000) ?? '')
   }
   return `<hark-recap ${projectAttribute(venture)}>\n${framed('hark-recap', lines.join('\n').trimEnd())}\n</hark-recap>`
+}
+
+/**
+ * The brief for a person (/hark brief): the project, its phase and summary, decisions, non-goals,
+ * blockers, what is next, and the handoff state. A brief Hark sent as plain text is printed as sent.
+ */
+export function renderBriefText(brief: Brief): string {
+  const structured = brief.identity !== undefined || brief.phase !== undefined || brief.summary !== undefined ||
+    brief.decisions.length + brief.nonGoals.length + brief.blockers.length + brief.nextUp.length > 0
+  if (!structured) return brief.text
+  const lines: string[] = []
+  if (brief.identity !== undefined) lines.push(brief.identity)
+  if (brief.phase !== undefined) lines.push(`Phase: ${brief.phase}`)
+  if (brief.summary !== undefined) lines.push(brief.summary)
+  const section = (heading: string, items: readonly Item[]) => {
+    if (items.length === 0) return
+    lines.push('', `${heading}:`)
+    for (const item of items.slice(0, 50)) lines.push(`- ${describeItem(item)}`)
+    if (items.length > 50) lines.push(`- and ${items.length - 50} more`)
+  }
+  section('Decisions', brief.decisions)
+  section('Non-goals', parseItems(brief.nonGoals))
+  section('Blockers', brief.blockers)
+  section('Next up', brief.nextUp)
+  const waiting = brief.openCandidates === 0 ? 'no proposals wait for a person' : `${brief.openCandidates} proposal${brief.openCandidates === 1 ? '' : 's'} wait${brief.openCandidates === 1 ? 's' : ''} for a person`
+  lines.push('', `Handoff: ${brief.handoffState}; ${waiting}.`)
+  return lines.join('\n').trim()
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { briefFromText, handoffStateOf, parseBrief, renderBriefBlock, renderRecapBlock } from '../../core/domain/brief'
+import { briefFromText, handoffStateOf, parseBrief, renderBriefBlock, renderBriefText, renderRecapBlock } from '../../core/domain/brief'
 import { statusLine } from '../../core/domain/status'
 
 const BRIEF = {
@@ -117,5 +117,39 @@ describe('the status line', () => {
     [{ kind: 'no-key', venture: 'V-012' }, 'Hark V-012 · no access key'],
   ] as const)('%j', (view, line) => {
     expect(statusLine(view)).toBe(line)
+  })
+})
+
+describe('the brief for a person (/hark brief)', () => {
+  test('sections, then the handoff state and who is needed', () => {
+    const text = renderBriefText(parseBrief({ ...BRIEF, build_state: { ...BRIEF.build_state, current_phase: 'Beta', summary: 'Deposits work.' } })!)
+    expect(text).toBe(
+      [
+        'V-012 Ledger',
+        'Phase: Beta',
+        'Deposits work.',
+        '',
+        'Decisions:',
+        '- Raw SQL, no ORM — Visible queries',
+        '- Cents for money',
+        '',
+        'Non-goals:',
+        '- No mobile app — Web first',
+        '- No multi-currency',
+        '',
+        'Blockers:',
+        '- Bank sandbox down',
+        '',
+        'Next up:',
+        '- Report export — Users asked',
+        '- Later thing',
+        '',
+        'Handoff: Open; 2 proposals wait for a person.',
+      ].join('\n'),
+    )
+  })
+
+  test('a plain-text brief is printed as sent', () => {
+    expect(renderBriefText(parseBrief('Just this.')!)).toBe('Just this.')
   })
 })
