@@ -119,7 +119,7 @@ export class GuardEdit {
     } else {
       // One line for a run of failures, not one a minute while Hark stays away.
       if (this.state.decisionsFailedAt === undefined) {
-        this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again every minute.`)
+        this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again a minute later.`)
       }
       this.state.decisionsFailedAt = now
     }
