@@ -8,6 +8,7 @@
 import type { On } from 'claude-code'
 import { mock, type MockClock } from 'claude-code/testing'
 import { InMemoryHark } from '../adapters/fake-hark/in-memory-hark'
+import { conversationKeyInput } from '../core/domain/conversation'
 
 export const KEY = 'hark_test_key_0123456789'
 
@@ -28,6 +29,8 @@ export class FakeStore {
   refuseWrites = false
   /** Make every write hang until released. */
   hangWrites = false
+  /** Refuse only the writes of keys this matches (a claim refused while records are stored, say). */
+  refuseKeys: RegExp | undefined
   readonly writes: string[] = []
 
   constructor(entries: Record<string, unknown> = {}) {
@@ -55,6 +58,8 @@ export interface WorldOptions {
   answer?: string | 'dismiss'
   /** What the engine answers for a tool call, by tool: the whole tool.call result. Default `{ result: { ok: true } }`. */
   toolResults?: Record<string, (input: Record<string, unknown>) => unknown>
+  /** What the engine answers for a compaction (default: the messages, cut to the last one); `{ skip }` skips it. */
+  compact?: (e: { trigger: string; messages: readonly unknown[] }) => unknown
 }
 
 export interface World {
@@ -131,7 +136,7 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
   on('store.set', async (_$, e) => {
     store.writes.push(e.key)
     if (store.hangWrites) await new Promise(() => undefined)
-    if (store.refuseWrites) return { deny: 'the store file is damaged' }
+    if (store.refuseWrites || store.refuseKeys?.test(e.key) === true) return { deny: 'the store file is damaged' }
     // The engine keeps JSON data: what comes back is a copy.
     store.data.set(e.key, JSON.parse(JSON.stringify(e.value ?? null)))
     return { value: undefined }
@@ -211,7 +216,7 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
   on('turn.complete', (_$, e) => ({ text: e.answer }))
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
   on('classic.SessionEnd', () => ({}))
-  on('session.compact', (_$, e) => ({ messages: e.messages.slice(-1) }))
+  on('session.compact', (_$, e) => (options.compact === undefined ? { messages: e.messages.slice(-1) } : (options.compact(e) as never)))
   on('tool.call', (_$, e) => {
     const input = e as unknown as Record<string, unknown>
     const answer = options.toolResults?.[e.tool]
@@ -231,4 +236,69 @@ export const sizes = new Map<string, number>()
 /** The session's first hooks, as Claude Code runs them at the start of a -p run. */
 export async function startSession($: { session: { start: (e: { cwd: string; surface: null; isInteractive: boolean }) => Promise<unknown> } }, cwd = PROJECT) {
   await $.session.start({ cwd, surface: null, isInteractive: false })
+}
+
+/**
+ * One conversation played by several processes, one per test, in a chain of tests: the kit loads the
+ * plugin afresh for every test (a fresh plugin load: a "process") while the test file's own variables
+ * survive, so the store and the time go on from one process to the next (see docs/engine.md,
+ * "Several processes of one conversation in the test kit"). Each process gets its own in-memory Hark,
+ * so a test counts what that process sent.
+ */
+export class Conversation {
+  readonly store: FakeStore
+  readonly worlds: World[] = []
+  /** The time the next process starts at (the last process's clock, or what `pass` made of it). */
+  now: number
+
+  constructor(options: { store?: FakeStore; now?: number } = {}) {
+    this.store = options.store ?? new FakeStore()
+    this.now = options.now ?? STARTED_AT + 1_000
+  }
+
+  /** A process of this conversation (same launch time unless given), over the shared store, from the time reached so far. */
+  process(on: On, options: WorldOptions = {}): World {
+    const last = this.worlds.at(-1)
+    if (last !== undefined) this.now = Math.max(this.now, last.clock.now())
+    const world = createWorld(on, { store: this.store, now: this.now, ...options })
+    this.worlds.push(world)
+    return world
+  }
+
+  /** Time passing between two processes. */
+  pass(ms: number): void {
+    const last = this.worlds.at(-1)
+    if (last !== undefined) this.now = Math.max(this.now, last.clock.now())
+    this.now += ms
+  }
+}
+
+/**
+ * Drives the mock clock until `work` settles (a store or Hark that hangs waits on the plugin's clock),
+ * in `stepMs` steps, at most `maxMs`. Resolves to the mock time it took, or rejects past `maxMs`.
+ */
+export async function settle(clock: MockClock, work: Promise<unknown>, maxMs = 20_000, stepMs = 50): Promise<number> {
+  let done = false
+  const watched = work.then(
+    () => {
+      done = true
+    },
+    () => {
+      done = true
+    },
+  )
+  const start = clock.now()
+  await clock.settle()
+  while (!done) {
+    if (clock.now() - start > maxMs) throw new Error(`still waiting after ${maxMs} ms of the mock clock`)
+    await clock.advance(stepMs)
+  }
+  await watched
+  return clock.now() - start
+}
+
+/** The conversation key the plugin computes: SHA-256 of the project root and the first launch time. */
+export async function conversationKey(root = PROJECT, startedAt = STARTED_AT): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(conversationKeyInput(root, startedAt)))
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
 }

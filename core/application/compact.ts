@@ -28,7 +28,8 @@ export class Compact {
     if (this.state.phase !== 'active' || !compacted) return
     this.state.decisionsStale = true
     if (this.state.brief === undefined) return
-    await this.store.save((record, { now }) => ({ ...record, recapAt: now }))
+    // Strictly after the last recap given, so a compaction in the same millisecond still asks for one.
+    await this.store.save((record, { now, view }) => ({ ...record, recapAt: Math.max(now, view.recapDoneAt + 1) }))
     this.host.refreshContext()
   }
 }

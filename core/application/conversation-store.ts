@@ -10,6 +10,7 @@ import {
   claimKey,
   claimWinner,
   fold,
+  isIdleRecord,
   mergeConversation,
   parseRecordKey,
   planPrune,
@@ -62,10 +63,16 @@ export class ConversationStore {
     const mine = keys.value.filter((k) => parseRecordKey(k)?.conversation === conversation && k !== this.state.recordKey)
     const values = await within(this.clock, wait, () => Promise.all(mine.map((k) => this.store.get(k))))
     if (!values.done) return this.failed('read', values.reason, values.error)
+    let damaged = false
     mine.forEach((key, i) => {
       const record = sanitizeRecord(values.value[i])
       if (record !== undefined) out.set(key, record)
+      else if (values.value[i] !== undefined) damaged = true
     })
+    if (damaged && !this.state.damageWarned) {
+      this.state.damageWarned = true
+      this.host.log('Hark: the plugin store holds a damaged record of this conversation; it is ignored, and the work recorded elsewhere is kept.')
+    }
     return out
   }
 
@@ -79,6 +86,17 @@ export class ConversationStore {
     const run = this.state.saveChain.then(() => this.saveNow(change, options))
     this.state.saveChain = run.catch(() => undefined)
     return run
+  }
+
+  /**
+   * `save`, but the caller waits at most `waitMs` in all (each store call is bounded by it too),
+   * a wait in the queue behind another save included; the save itself goes on. Resolves to whether
+   * the store took the write in time.
+   */
+  async saveWithin(change: RecordChange, waitMs: number): Promise<boolean> {
+    const saving = this.save(change, { waitMs })
+    const result = await within(this.clock, waitMs, () => saving)
+    return result.done && result.value
   }
 
   private async saveNow(change: RecordChange, options: StoreCallOptions): Promise<boolean> {
@@ -97,7 +115,9 @@ export class ConversationStore {
 
   /** Stores `value` under `key` within the wait; false (and one log line) when refused. */
   async write(key: string, value: unknown, options: StoreCallOptions = {}): Promise<boolean> {
-    const result = await within(this.clock, options.waitMs ?? STORE_WAIT_MS, () => this.store.set(key, value))
+    // Once the store has refused or timed out a write, the next ones wait no longer than at exit.
+    const wait = Math.min(options.waitMs ?? STORE_WAIT_MS, this.state.storeRefused ? STORE_WAIT_EXIT_MS : Number.POSITIVE_INFINITY)
+    const result = await within(this.clock, wait, () => this.store.set(key, value))
     if (result.done) return true
     this.failed('write', result.reason, result.error)
     return false
@@ -132,6 +152,12 @@ export class ConversationStore {
   /**
    * SPEC.md, What it stores: after storing its own merged record, remove what is old (at most 20
    * entries), folding this conversation's idle records into this one first.
+   *
+   * Folding takes over other processes' work, so it first wins a claim for the segment, as a
+   * handoff does: while it holds it, no handoff of this segment can store its mark, so no mark is
+   * lost when the folded record is removed (a store has no compare-and-delete). It folds what it
+   * reads afresh under its save (a record saved meanwhile is no longer idle and stays), removes the
+   * folded records, then opens the next segment. Without the claim it folds nothing this time.
    */
   async prune(): Promise<number> {
     const { conversationKey, recordKey } = this.state
@@ -145,22 +171,37 @@ export class ConversationStore {
     wanted.forEach((k, i) => values.set(k, read.value[i]))
     const now = await this.clock.now()
     const plan = planPrune(now, values, recordKey, conversationKey)
+    const folded = new Set<string>()
+    let claimed: number | undefined
     if (plan.fold.length > 0) {
-      const folded = await this.save((record, { view }) => {
-        let out = record
-        for (const key of plan.fold) {
-          const other = sanitizeRecord(values.get(key))
-          if (other !== undefined) out = fold(out, key, other, view)
-        }
-        return out
-      })
-      // Without our own record safely stored, the idle records keep their work: remove none of them.
-      if (!folded) return 0
+      const segment = this.state.view?.segment ?? 0
+      const claim = await this.claim(conversationKey, segment)
+      if (claim.won) {
+        claimed = segment
+        const stored = await this.save((record, { others, view, now: at }) => {
+          let out = record
+          for (const key of plan.fold) {
+            const other = others.get(key)
+            if (other === undefined || !isIdleRecord(other, at)) continue
+            out = fold(out, key, other, view)
+            folded.add(key)
+          }
+          return out
+        })
+        // Without our own record safely stored, the idle records keep their work: remove none of them.
+        if (!stored) folded.clear()
+      }
     }
+    const foldable = new Set(plan.fold)
+    const remove = [...folded, ...plan.remove.filter((k) => !foldable.has(k))]
     let removed = 0
-    for (const key of plan.remove) {
+    for (const key of remove) {
       const done = await within(this.clock, STORE_WAIT_MS, () => this.store.delete(key))
       if (done.done) removed++
+    }
+    if (claimed !== undefined) {
+      const segment = claimed + 1
+      await this.save((record, { view }) => ({ ...record, segment: Math.max(record.segment, view.segment, segment) }))
     }
     return removed
   }

@@ -64,16 +64,22 @@ export class HandOff {
     const claim = this.state.storeRefused ? { won: false, refused: true } : await this.store.claim(conversationKey, view.segment, { waitMs })
     if (!claim.won && !claim.refused) return { kind: 'taken' }
     if (claim.refused) {
-      // SPEC.md, Limits: when the store refuses, this process hands off its own work.
-      const own = ownWork(record, recordKey)
+      // SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its
+      // latest record (and stored, when the store takes it, so no later process sends it again).
+      let own: ReturnType<typeof ownWork> = { work }
+      await this.store.save(
+        (r, { now }) => {
+          own = ownWork(r, recordKey)
+          return markOwnHandedOff(r, recordKey, now)
+        },
+        { waitMs },
+      )
       work = own.work
       notes = own.notes
-      const now = await this.clock.now()
-      this.state.record = markOwnHandedOff(record, recordKey, now)
       if (!hasWork(work) && !view.sessionOpen) return { kind: 'nothing' }
     } else {
       // The winner marks the work closed before it sends anything.
-      await this.store.save((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true), { waitMs })
+      await this.store.save((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs })
     }
     if (hasWork(work)) return this.sendHandoff(project.venture, work, notes, deadline)
     return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))

@@ -20,6 +20,7 @@ export class NotePrompt {
     else await this.start.ensureStarted()
     const session = this.state.sessionId
     if (this.state.phase !== 'active' || session === undefined) return
-    await this.store.save((record, { now }) => noteSession(record, session, now), { waitMs: STORE_WAIT_EXIT_MS })
+    // At most 150 ms in all, a save queued behind another included; the save goes on after that.
+    await this.store.saveWithin((record, { now }) => noteSession(record, session, now), STORE_WAIT_EXIT_MS)
   }
 }

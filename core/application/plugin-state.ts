@@ -57,6 +57,8 @@ export class PluginState {
   storeRefused = false
   /** The store's trouble has been logged once already. */
   storeWarned = false
+  /** A damaged record of this conversation has been logged once already. */
+  damageWarned = false
   /** When the plugin loaded (epoch ms); part of the record key. */
   loadedAt: number | undefined
   /** The agent view's placeholder got a task: start for real. */

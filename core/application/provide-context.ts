@@ -3,7 +3,7 @@
  * brief as `<hark-brief project="…">`, or after a compaction the recap as `<hark-recap>`.
  */
 import { renderBriefBlock, renderRecapBlock } from '../domain/brief'
-import type { ConversationStore } from './conversation-store'
+import { STORE_WAIT_MS, type ConversationStore } from './conversation-store'
 import type { PluginState } from './plugin-state'
 import type { StartSession } from './start-session'
 
@@ -27,9 +27,14 @@ export class ProvideContext {
     const { phase, project, brief } = this.state
     if (phase !== 'active' || project === undefined || brief === undefined) return blocks
     let text = renderBriefBlock(project.venture, brief)
-    if (this.state.view?.recapPending === true) {
+    const view = this.state.view
+    if (view?.recapPending === true) {
       text = renderRecapBlock(project.venture, brief)
-      await this.store.save((record, { now }) => ({ ...record, recapDoneAt: now }))
+      // Once: given covers the compaction that asked (recapAt), whatever the clock says. The view
+      // changes at once, so a second build does not repeat it while the save waits on the store.
+      const done = view.recapAt
+      this.state.view = { ...view, recapDoneAt: Math.max(view.recapDoneAt, done), recapPending: false }
+      await this.store.saveWithin((record, { now }) => ({ ...record, recapDoneAt: Math.max(now, done) }), STORE_WAIT_MS)
     }
     return [...blocks.filter((b) => b.name !== BLOCK_NAME), { name: BLOCK_NAME, text }]
   }

@@ -5,8 +5,12 @@
  * Each process (each plugin load) owns one record, `c:<conversation key>:<load time>:<random>`,
  * and never writes another's. The conversation is the merge of all its records:
  * - work entries are numbered per record (`n`, from the record's own `seq`); a handoff stores, per
- *   record, the highest number it handed off (`cursors`), so an entry recorded while another process
- *   hands off is never lost: its number is above that cursor, and it waits for the next handoff;
+ *   record, the highest number it handed off (`cursors`), and only up to what it read and sent
+ *   (`heads`), so an entry recorded while another process hands off is never lost: its number is
+ *   above that cursor, and it waits for the next handoff;
+ * - an entry keeps the key of the record that first recorded it (`from`) when pruning folds an idle
+ *   record into another, so the copy and the original are one piece of work under one cursor:
+ *   handed off once, whichever process sends it;
  * - a later entry for the same file, commit or link replaces the earlier one in its record, so a
  *   file touched again after a handoff is handed off again;
  * - everything else (Allow answers, brief and recap times, the Hark session, the status) merges by
@@ -25,17 +29,35 @@ export const REUSE_WINDOW_MS = 30 * 60_000
 /** A claim older than this was left by a process that died mid-handoff (SPEC.md: 30 seconds). */
 export const CLAIM_TTL_MS = 30_000
 
-/** A recorded piece of work: its number in its record, when it was recorded (epoch ms), and what. */
+/**
+ * A recorded piece of work: its number in the record that recorded it, when (epoch ms), and what.
+ * `from` names that record when it is another (an idle record folded into this one); the entry is
+ * pending while `n` is above the cursor of `from` (or of the record holding it).
+ */
 export interface Entry {
   readonly n: number
   readonly at: number
   readonly work: WorkEntry
+  readonly from?: string
+}
+
+/** Claude's cleaned notes, numbered like the entries (and with `from` like them once folded). */
+export interface Notes {
+  readonly n: number
+  readonly at: number
+  readonly text: string
+  readonly from?: string
 }
 
 /** One process's record (SPEC.md: What it stores: "A record holds …"). */
 export interface ConversationRecord {
   /** The id sent to Hark as `params._meta.conversation`: 32 lower-case hex characters. */
   readonly conversationId: string
+  /**
+   * The load time of the record that created that id (0: this record's own, from its key). The
+   * oldest id wins the merge, and keeps winning after the record that created it is pruned.
+   */
+  readonly idSince: number
   /** How many handoffs this conversation has had, as this process knows. */
   readonly segment: number
   /** When this record was last saved (epoch ms). */
@@ -46,7 +68,7 @@ export interface ConversationRecord {
   /** Per record key, the highest number already handed off. */
   readonly cursors: Readonly<Record<string, number>>
   /** Claude's latest notes, cleaned, numbered like the entries. */
-  readonly notes?: { readonly n: number; readonly at: number; readonly text: string }
+  readonly notes?: Notes
   /** Keys of the decisions and non-goals allowed in the edit guard. */
   readonly allowed: readonly string[]
   /** When a brief was last fetched from Hark for this conversation (epoch ms; 0 = never). */
@@ -68,8 +90,16 @@ export interface ConversationRecord {
 /** The conversation as all its records say. */
 export interface ConversationView {
   readonly conversationId?: string
+  /** Where that id came from (see ConversationRecord.idSince). */
+  readonly idSince: number
   readonly segment: number
   readonly cursors: Readonly<Record<string, number>>
+  /**
+   * Per record (by the key entries are numbered under), the highest number this view holds: a
+   * record's `seq`, or a folded copy's `n`. What a handoff of this view's pending work covers, and
+   * no more (see `markHandedOff`).
+   */
+  readonly heads: Readonly<Record<string, number>>
   /** Entries not yet handed off, oldest first, with the record each came from. */
   readonly pending: readonly { readonly record: string; readonly entry: Entry }[]
   /** The pending entries as Work. */
@@ -96,6 +126,14 @@ export interface ConversationView {
 
 const HEX64 = /^[0-9a-f]{64}$/
 const TOKEN = /^[0-9a-z]{1,32}$/
+/** A whole number written in digits only (no sign, exponent, spaces or empty string). */
+const DIGITS = /^(0|[1-9][0-9]{0,15})$/
+
+function whole(text: string | undefined): number | undefined {
+  if (text === undefined || !DIGITS.test(text)) return undefined
+  const n = Number(text)
+  return Number.isSafeInteger(n) ? n : undefined
+}
 
 export function recordKey(conversation: string, loadTime: number, random: string): string {
   return `${RECORD_PREFIX}${conversation}:${loadTime}:${random}`
@@ -104,8 +142,8 @@ export function recordKey(conversation: string, loadTime: number, random: string
 export function parseRecordKey(key: string): { conversation: string; loadTime: number; random: string } | undefined {
   if (!key.startsWith(RECORD_PREFIX)) return undefined
   const [conversation, loadTime, random, ...rest] = key.slice(RECORD_PREFIX.length).split(':')
-  const time = Number(loadTime)
-  if (rest.length > 0 || conversation === undefined || !HEX64.test(conversation) || !Number.isSafeInteger(time) || time < 0) return undefined
+  const time = whole(loadTime)
+  if (rest.length > 0 || conversation === undefined || !HEX64.test(conversation) || time === undefined) return undefined
   if (random === undefined || !TOKEN.test(random)) return undefined
   return { conversation, loadTime: time, random }
 }
@@ -117,10 +155,10 @@ export function claimKey(conversation: string, segment: number, time: number, ra
 export function parseClaimKey(key: string): { conversation: string; segment: number; time: number; random: string } | undefined {
   if (!key.startsWith(CLAIM_PREFIX)) return undefined
   const [conversation, segment, time, random, ...rest] = key.slice(CLAIM_PREFIX.length).split(':')
-  const seg = Number(segment)
-  const t = Number(time)
+  const seg = whole(segment)
+  const t = whole(time)
   if (rest.length > 0 || conversation === undefined || !HEX64.test(conversation)) return undefined
-  if (!Number.isSafeInteger(seg) || seg < 0 || !Number.isSafeInteger(t) || t < 0 || random === undefined || !TOKEN.test(random)) return undefined
+  if (seg === undefined || t === undefined || random === undefined || !TOKEN.test(random)) return undefined
   return { conversation, segment: seg, time: t, random }
 }
 
@@ -153,6 +191,7 @@ export function claimWinner(keys: readonly string[], conversation: string, segme
 export function newRecord(conversationId: string): ConversationRecord {
   return {
     conversationId,
+    idSince: 0,
     segment: 0,
     savedAt: 0,
     seq: 0,
@@ -217,8 +256,9 @@ export function mergeConversation(selfKey: string, self: ConversationRecord, sto
   let closedAt = 0
   let status: ConversationView['status']
   let active: ConversationView['active']
-  const allowed: string[] = []
-  const sessions: string[] = []
+  const allowed = new Set<string>()
+  const sessions = new Set<string>()
+  const heads = headsOf(all)
   for (const [key, r] of all) {
     for (const [k, v] of Object.entries(r.cursors)) cursors[k] = Math.max(cursors[k] ?? 0, v)
     segment = Math.max(segment, r.segment)
@@ -230,26 +270,35 @@ export function mergeConversation(selfKey: string, self: ConversationRecord, sto
     closedAt = Math.max(closedAt, r.closedAt)
     if (r.status !== undefined && (status === undefined || r.status.at > status.at)) status = r.status
     if (r.active !== undefined && (active === undefined || r.active.at > active.at)) active = r.active
-    for (const a of r.allowed) if (!allowed.includes(a)) allowed.push(a)
-    for (const s of r.sessions) if (!sessions.includes(s)) sessions.push(s)
+    for (const a of r.allowed) allowed.add(a)
+    for (const s of r.sessions) sessions.add(s)
   }
   const pending: { record: string; entry: Entry }[] = []
+  const seen = new Set<string>()
   let notes: { at: number; text: string } | undefined
   for (const [key, r] of all) {
-    const cursor = cursors[key] ?? 0
-    for (const entry of r.entries) if (entry.n > cursor) pending.push({ record: key, entry })
-    if (r.notes !== undefined && r.notes.n > cursor && (notes === undefined || r.notes.at > notes.at)) notes = r.notes
+    for (const entry of r.entries) {
+      const origin = entry.from ?? key
+      const id = `${origin}#${entry.n}`
+      // A folded copy and its original (the idle record came back) are one piece of work.
+      if (entry.n <= (cursors[origin] ?? 0) || seen.has(id)) continue
+      seen.add(id)
+      pending.push({ record: key, entry })
+    }
+    if (r.notes !== undefined && r.notes.n > (cursors[r.notes.from ?? key] ?? 0) && (notes === undefined || r.notes.at > notes.at)) notes = r.notes
   }
   pending.sort((a, b) => a.entry.at - b.entry.at || a.entry.n - b.entry.n)
-  const conversationId = conversationIdOf(all)
+  const id = idOf(all)
   return {
-    ...(conversationId === undefined ? {} : { conversationId }),
+    ...(id === undefined ? {} : { conversationId: id.id }),
+    idSince: id?.since ?? 0,
     segment,
     cursors,
+    heads,
     pending,
     work: workOf(pending.map((p) => p.entry.work)),
     ...(notes === undefined ? {} : { notes: notes.text }),
-    allowed,
+    allowed: [...allowed],
     briefAt,
     othersBriefSavedAt,
     recapPending: recapAt > recapDoneAt,
@@ -259,19 +308,40 @@ export function mergeConversation(selfKey: string, self: ConversationRecord, sto
     openedAt,
     closedAt,
     ...(status === undefined ? {} : { status }),
-    sessions,
+    sessions: [...sessions],
     ...(active === undefined ? {} : { active }),
   }
 }
 
-/** SPEC.md: the conversation id is created by the first process: the record loaded first holds it. */
-export function conversationIdOf(all: ReadonlyMap<string, ConversationRecord>): string | undefined {
-  let best: { time: number; key: string; id: string } | undefined
-  for (const [key, r] of all) {
-    const time = parseRecordKey(key)?.loadTime ?? Number.MAX_SAFE_INTEGER
-    if (best === undefined || time < best.time || (time === best.time && key < best.key)) best = { time, key, id: r.conversationId }
+/** Per numbering record, the highest number the records hold (see ConversationView.heads). */
+function headsOf(all: ReadonlyMap<string, ConversationRecord>): Record<string, number> {
+  const heads: Record<string, number> = {}
+  const raise = (key: string, n: number) => {
+    heads[key] = Math.max(heads[key] ?? 0, n)
   }
-  return best?.id
+  for (const [key, r] of all) {
+    raise(key, r.seq)
+    for (const e of r.entries) if (e.from !== undefined) raise(e.from, e.n)
+    if (r.notes?.from !== undefined) raise(r.notes.from, r.notes.n)
+  }
+  return heads
+}
+
+/**
+ * SPEC.md: the conversation id is created by the first process and kept in the store: the id
+ * created earliest (by the load time of the record that created it) wins, ties by the smaller id.
+ */
+export function conversationIdOf(all: ReadonlyMap<string, ConversationRecord>): string | undefined {
+  return idOf(all)?.id
+}
+
+function idOf(all: ReadonlyMap<string, ConversationRecord>): { id: string; since: number } | undefined {
+  let best: { since: number; id: string } | undefined
+  for (const [key, r] of all) {
+    const since = r.idSince > 0 ? r.idSince : (parseRecordKey(key)?.loadTime ?? Number.MAX_SAFE_INTEGER)
+    if (best === undefined || since < best.since || (since === best.since && r.conversationId < best.id)) best = { since, id: r.conversationId }
+  }
+  return best
 }
 
 /**
@@ -280,10 +350,14 @@ export function conversationIdOf(all: ReadonlyMap<string, ConversationRecord>): 
  * another record loses nothing but that record's entries (which `fold` takes first).
  */
 export function absorb(self: ConversationRecord, view: ConversationView, savedAt: number): ConversationRecord {
-  const cursors = Object.fromEntries(Object.entries(view.cursors).sort((a, b) => b[1] - a[1]).slice(0, MAX_CURSORS))
+  // Past the cap, the cursors of records no longer in the store go first: dropping a live one
+  // would make its handed-off work pending again.
+  const live = (k: string) => (view.heads[k] !== undefined ? 0 : 1)
+  const cursors = Object.fromEntries(Object.entries(view.cursors).sort((a, b) => live(a[0]) - live(b[0])).slice(0, MAX_CURSORS))
   return {
     ...self,
     conversationId: view.conversationId ?? self.conversationId,
+    idSince: view.conversationId === undefined ? self.idSince : view.idSince,
     segment: Math.max(self.segment, view.segment),
     savedAt,
     cursors,
@@ -300,10 +374,15 @@ export function absorb(self: ConversationRecord, view: ConversationView, savedAt
 }
 
 /**
- * After winning the claim for a handoff (or seeing Claude write its own): every record's work in
- * `view` is handed off (cursors move to each record's current number), and the segment advances.
- * `closeSession`: the plugin's own handoff closes the Hark session; Claude's own leaves it open,
- * so session end still sends `close_session` (SPEC.md: session.end).
+ * After winning the claim for a handoff (or seeing Claude write its own): the work handed off is
+ * marked so (cursors move), and, for the plugin's own handoff, the segment advances.
+ * - `sent`: the view whose pending work the handoff carries (read before the claim). Cursors move
+ *   to that view's `heads` and no further, so work any process recorded after it was read (between
+ *   the read and this save, in this process or another) stays pending for the next handoff.
+ *   Without `sent` (Claude's own end_session), every record's current work counts as handed off.
+ * - `closeSession`: the plugin's own handoff closes the Hark session; Claude's own leaves it open,
+ *   so session end still sends `close_session` (SPEC.md: session.end).
+ * `view` and `records` are the merge and the other records read by the save that marks.
  */
 export function markHandedOff(
   selfKey: string,
@@ -312,45 +391,64 @@ export function markHandedOff(
   records: ReadonlyMap<string, ConversationRecord>,
   at: number,
   closeSession: boolean,
+  sent?: ConversationView,
 ): ConversationRecord {
   const cursors: Record<string, number> = { ...view.cursors }
-  const all = new Map(records)
-  all.set(selfKey, self)
-  for (const [key, r] of all) cursors[key] = Math.max(cursors[key] ?? 0, r.seq)
+  let heads = sent?.heads
+  if (heads === undefined) {
+    const all = new Map(records)
+    all.set(selfKey, self)
+    heads = headsOf(all)
+  }
+  for (const [key, head] of Object.entries(heads)) cursors[key] = Math.max(cursors[key] ?? 0, head)
   const merged = absorb(self, { ...view, cursors }, at)
   return {
     ...merged,
-    segment: view.segment + 1,
-    entries: [],
+    // The claim winner's handoff opens the next segment. Claude's own end_session took no claim, so
+    // it leaves the segment alone: processes handing off at that moment still claim the same one.
+    segment: sent === undefined ? view.segment : Math.max(view.segment, sent.segment) + 1,
+    // Only what is still pending stays in this record (a handed-off entry would never count again).
+    entries: self.entries.filter((e) => e.n > (cursors[e.from ?? selfKey] ?? 0)),
     ...(closeSession ? { closedAt: Math.max(at, view.openedAt + 1) } : {}),
   }
 }
 
 /** Only the caller's own work counts as handed off (the store refused its claim: SPEC.md, Limits). */
 export function markOwnHandedOff(self: ConversationRecord, selfKey: string, at: number): ConversationRecord {
-  return { ...self, cursors: { ...self.cursors, [selfKey]: self.seq }, segment: self.segment + 1, entries: [], closedAt: Math.max(at, self.openedAt + 1) }
+  const cursors: Record<string, number> = { ...self.cursors }
+  for (const [key, head] of Object.entries(headsOf(new Map([[selfKey, self]])))) cursors[key] = Math.max(cursors[key] ?? 0, head)
+  return { ...self, cursors, segment: self.segment + 1, entries: [], closedAt: Math.max(at, self.openedAt + 1) }
 }
 
-/** The caller's own work not yet handed off. */
+/** The caller's own work not yet handed off (its entries, folded copies included, and notes). */
 export function ownWork(self: ConversationRecord, selfKey: string): { work: Work; notes?: string } {
-  const cursor = self.cursors[selfKey] ?? 0
-  const work = workOf(self.entries.filter((e) => e.n > cursor).map((e) => e.work))
-  return self.notes !== undefined && self.notes.n > cursor ? { work, notes: self.notes.text } : { work }
+  const pending = (n: number, from: string | undefined) => n > (self.cursors[from ?? selfKey] ?? 0)
+  const work = workOf(self.entries.filter((e) => pending(e.n, e.from)).map((e) => e.work))
+  return self.notes !== undefined && pending(self.notes.n, self.notes.from) ? { work, notes: self.notes.text } : { work }
 }
 
 /**
  * Takes over an idle record's pending work (SPEC.md: pruning folds a conversation's idle records
- * into the newest): its entries join the caller's with new numbers, and its cursor moves to its
- * last number, so the idle record can be removed, or come back, without its work counting twice.
+ * into the newest): its pending entries (and notes, when newer) are copied into the caller's record
+ * under their own numbers and the key of the record that recorded them (`from`), so the idle record
+ * can be removed, or come back, or hand off at this very moment, and the work still counts once.
  */
 export function fold(self: ConversationRecord, otherKey: string, other: ConversationRecord, view: ConversationView): ConversationRecord {
-  const cursor = view.cursors[otherKey] ?? 0
-  let out = self
-  for (const entry of other.entries) if (entry.n > cursor) out = addEntry(out, entry.work, entry.at)
-  if (other.notes !== undefined && other.notes.n > cursor && (out.notes === undefined || other.notes.at > out.notes.at)) {
-    out = setNotes(out, other.notes.text, other.notes.at)
+  const held = new Set(self.entries.map((e) => `${e.from ?? '.'}#${e.n}`))
+  const entries = [...self.entries]
+  for (const entry of other.entries) {
+    const from = entry.from ?? otherKey
+    if (entry.n <= (view.cursors[from] ?? 0) || held.has(`${from}#${entry.n}`)) continue
+    held.add(`${from}#${entry.n}`)
+    entries.push({ n: entry.n, at: entry.at, work: entry.work, from })
   }
-  return { ...out, cursors: { ...out.cursors, [otherKey]: Math.max(other.seq, out.cursors[otherKey] ?? 0) } }
+  let notes = self.notes
+  const theirs = other.notes
+  if (theirs !== undefined) {
+    const from = theirs.from ?? otherKey
+    if (theirs.n > (view.cursors[from] ?? 0) && (notes === undefined || theirs.at > notes.at)) notes = { n: theirs.n, at: theirs.at, text: theirs.text, from }
+  }
+  return { ...self, entries: entries.slice(-MAX_ENTRIES), ...(notes === undefined ? {} : { notes }) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -366,14 +464,29 @@ function str(v: unknown, max: number): string | undefined {
   return typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined
 }
 
+/**
+ * The last `max` distinct strings of a list, in order; other values are skipped. Looks at no more
+ * than the last 10 × `max` items, so a hostile list costs linear time at most.
+ */
 function strings(v: unknown, max: number, each: number): string[] {
   if (!Array.isArray(v)) return []
+  const seen = new Set<string>()
   const out: string[] = []
-  for (const s of v) {
-    const t = str(s, each)
-    if (t !== undefined && !out.includes(t)) out.push(t)
+  const stop = Math.max(0, v.length - max * 10)
+  for (let i = v.length - 1; i >= stop && out.length < max; i--) {
+    const t = str(v[i], each)
+    if (t !== undefined && !seen.has(t)) {
+      seen.add(t)
+      out.push(t)
+    }
   }
-  return out.slice(-max)
+  return out.reverse()
+}
+
+/** An entry's `from`: absent (undefined), a record key, or damaged (null: the entry is dropped). */
+function origin(v: unknown): string | undefined | null {
+  if (v === undefined) return undefined
+  return typeof v === 'string' && parseRecordKey(v) !== undefined ? v : null
 }
 
 const RESULTS: readonly TestResult[] = ['passed', 'failed', 'unknown']
@@ -424,9 +537,10 @@ export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
       const e = raw as Record<string, unknown>
       const work = workEntry(e['work'])
       const n = num(e['n'])
-      if (work === undefined || n === 0) continue
-      entries.push({ n, at: num(e['at']), work })
-      seq = Math.max(seq, n)
+      const from = origin(e['from'])
+      if (work === undefined || n === 0 || from === null) continue
+      entries.push({ n, at: num(e['at']), work, ...(from === undefined ? {} : { from }) })
+      if (from === undefined) seq = Math.max(seq, n)
     }
   }
   const cursors: Record<string, number> = {}
@@ -436,8 +550,12 @@ export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
   }
   const rawNotes = o['notes'] as Record<string, unknown> | undefined
   const notesText = typeof rawNotes === 'object' && rawNotes !== null ? str(rawNotes['text'], MAX_NOTES) : undefined
-  const notes = notesText !== undefined && rawNotes !== undefined && num(rawNotes['n']) > 0 ? { n: num(rawNotes['n']), at: num(rawNotes['at']), text: notesText } : undefined
-  if (notes !== undefined) seq = Math.max(seq, notes.n)
+  const notesFrom = rawNotes !== undefined && rawNotes !== null && typeof rawNotes === 'object' ? origin(rawNotes['from']) : null
+  const notes: Notes | undefined =
+    notesText !== undefined && rawNotes !== undefined && num(rawNotes['n']) > 0 && notesFrom !== null
+      ? { n: num(rawNotes['n']), at: num(rawNotes['at']), text: notesText, ...(notesFrom === undefined ? {} : { from: notesFrom }) }
+      : undefined
+  if (notes !== undefined && notes.from === undefined) seq = Math.max(seq, notes.n)
   const rawStatus = o['status'] as Record<string, unknown> | undefined
   const state = typeof rawStatus === 'object' && rawStatus !== null ? STATES.find((s) => s === rawStatus['state']) : undefined
   const status = state !== undefined && rawStatus !== undefined ? { state, needYou: Math.min(num(rawStatus['needYou']), 9_999), at: num(rawStatus['at']) } : undefined
@@ -446,6 +564,7 @@ export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
   const active = activeSession !== undefined && rawActive !== undefined ? { session: activeSession, at: num(rawActive['at']) } : undefined
   return {
     conversationId,
+    idSince: num(o['idSince']),
     segment: num(o['segment']),
     savedAt: num(o['savedAt']),
     seq,
@@ -497,6 +616,11 @@ export const IDLE_RECORD_MS = 30 * 60_000
 export const OLD_MS = 14 * DAY
 export const OLD_CLAIM_MS = 60 * 60_000
 
+/** SPEC.md: another record of this conversation not saved for 30 minutes may be folded. */
+export function isIdleRecord(record: ConversationRecord, now: number): boolean {
+  return now - record.savedAt > IDLE_RECORD_MS
+}
+
 export interface PrunePlan {
   /** This conversation's idle records to fold into the caller's before removal. */
   readonly fold: readonly string[]
@@ -520,11 +644,11 @@ export function planPrune(now: number, values: ReadonlyMap<string, unknown>, sel
       const parsed = parseRecordKey(key)
       const record = sanitizeRecord(value)
       if (parsed === undefined || record === undefined) remove.push(key)
-      else if (now - record.savedAt > OLD_MS) remove.push(key)
-      else if (parsed.conversation === conversation && now - record.savedAt > IDLE_RECORD_MS) {
+      else if (parsed.conversation === conversation && isIdleRecord(record, now)) {
+        // This conversation's: its pending work is folded first, however old.
         fold.push(key)
         remove.push(key)
-      }
+      } else if (now - record.savedAt > OLD_MS) remove.push(key)
     } else if (key.startsWith(BRIEF_PREFIX)) {
       const brief = sanitizeCachedBrief(value)
       if (brief === undefined || now - brief.fetchedAt > OLD_MS) remove.push(key)

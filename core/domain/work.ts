@@ -26,27 +26,28 @@ export const NO_WORK: Work = { files: [], commits: [], tests: [], links: [] }
 
 /** Folds entries (oldest first) into Work: files, commits and links once each; every test run. */
 export function workOf(entries: Iterable<WorkEntry>): Work {
-  const files: string[] = []
-  const commits: { sha: string; subject: string }[] = []
+  // Sets keep it linear: a store may hold tens of thousands of entries (4 MiB).
+  const files = new Set<string>()
+  const commits = new Map<string, { sha: string; subject: string }>()
   const tests: { runner: string; result: TestResult }[] = []
-  const links: string[] = []
+  const links = new Set<string>()
   for (const entry of entries) {
     switch (entry.kind) {
       case 'file':
-        if (!files.includes(entry.path)) files.push(entry.path)
+        files.add(entry.path)
         break
       case 'commit':
-        if (!commits.some((c) => c.sha === entry.sha)) commits.push({ sha: entry.sha, subject: entry.subject })
+        if (!commits.has(entry.sha)) commits.set(entry.sha, { sha: entry.sha, subject: entry.subject })
         break
       case 'test':
         tests.push({ runner: entry.runner, result: entry.result })
         break
       case 'link':
-        if (!links.includes(entry.url)) links.push(entry.url)
+        links.add(entry.url)
         break
     }
   }
-  return { files, commits, tests, links }
+  return { files: [...files], commits: [...commits.values()], tests, links: [...links] }
 }
 
 /** SPEC.md: a session with no edits, commits or test runs writes no handoff (a link alone is not work). */

@@ -76,7 +76,7 @@ describe('records and their merge', () => {
     let a = addEntry(newRecord(ID1), file('a.ts'), 10)
     const b = addEntry(newRecord(ID1), file('b.ts'), 11)
     const before = mergeConversation(K1, a, new Map([[K2, b]]))
-    a = markHandedOff(K1, a, before, new Map([[K2, b]]), 50, true)
+    a = markHandedOff(K1, a, before, new Map([[K2, b]]), 50, true, before)
     expect(a.segment).toBe(1)
     expect(a.cursors).toEqual({ [K1]: 1, [K2]: 1 })
     expect(a.entries).toEqual([])
@@ -90,7 +90,7 @@ describe('records and their merge', () => {
 
   test('a file touched again after a handoff is handed off again', () => {
     let a = addEntry(newRecord(ID1), file('a.ts'), 10)
-    a = markHandedOff(K1, a, mergeConversation(K1, a, new Map()), new Map(), 20, true)
+    a = markHandedOff(K1, a, mergeConversation(K1, a, new Map()), new Map(), 20, true, mergeConversation(K1, a, new Map()))
     a = addEntry(a, file('a.ts'), 30)
     expect(mergeConversation(K1, a, new Map()).work.files).toEqual(['a.ts'])
   })
@@ -105,7 +105,7 @@ describe('records and their merge', () => {
 
   test('notes already handed off are not sent again', () => {
     let a = setNotes(addEntry(newRecord(ID1), file('a.ts'), 10), 'done', 11)
-    a = markHandedOff(K1, a, mergeConversation(K1, a, new Map()), new Map(), 20, true)
+    a = markHandedOff(K1, a, mergeConversation(K1, a, new Map()), new Map(), 20, true, mergeConversation(K1, a, new Map()))
     expect(mergeConversation(K1, a, new Map()).notes).toBeUndefined()
     a = setNotes(a, 'next', 30)
     expect(mergeConversation(K1, a, new Map()).notes).toBe('next')
