@@ -5,7 +5,7 @@
 //   node e2e/run-e2e.mjs [--plugin-dir DIR] [--repo DIR] [--only session,fault,install] [--keep]
 //
 //   session  (a) the scripted session with --plugin-dir: what Hark received, headers, privacy, no plugin errors
-//   fault    (b) Hark answers HTTP 500 to everything: the session completes, session_stopped follows end_session
+//   fault    (b) Hark answers HTTP 500 to everything: judged by SPEC.md's promises for a failing Hark (faultChecks)
 //   install  (c) installed as a user installs it, from a fresh clone of the repository's committed HEAD
 //
 // Each run's artefacts (debug log, Hark's log, the model's log, the project) go under one temp folder, printed
@@ -16,7 +16,7 @@ import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { REPO_DIR, runSession } from './lib/session.mjs'
-import { callsTo, lastAnswer, moduleLoaded, pluginFailures, sessionChecks } from './lib/inspect.mjs'
+import { faultChecks, sessionChecks } from './lib/inspect.mjs'
 
 const { values: opt } = parseArgs({
   options: {
@@ -37,23 +37,10 @@ const tests = {
     return { run, checks: sessionChecks(run, { pluginDir }) }
   },
 
-  // (b) Hark answers 500 to every POST.
+  // (b) Hark answers 500 to every POST: judged by what SPEC.md promises for a failing Hark (the demo's --fail verdict).
   async fault() {
     const run = await runSession({ dir: path.join(base, 'fault-http500'), pluginDir, fail: 'http500' })
-    const end = callsTo(run, 'end_session')
-    const stopped = callsTo(run, 'session_stopped')
-    const failures = pluginFailures(run)
-    return {
-      run,
-      checks: [
-        { name: 'the session completed to its final answer', ok: run.rc === 0 && lastAnswer(run).includes('## Next steps'), detail: `claude rc=${run.rc}` },
-        { name: 'the plugin module loaded', ok: moduleLoaded(run) },
-        { name: 'Hark was asked for the brief (and answered 500)', ok: callsTo(run, 'get_agent_brief').some((r) => r.outcome === 'http500'), detail: run.harkLog.map((r) => r.tool).join(', ') },
-        { name: 'end_session was attempted (and answered 500)', ok: end.length === 1 && end[0].outcome === 'http500', detail: `${end.length} end_session calls` },
-        { name: 'session_stopped was attempted after the failed end_session', ok: stopped.length === 1 && end.length === 1 && stopped[0].n > end[0].n, detail: run.harkLog.map((r) => `#${r.n} ${r.tool}`).join(', ') },
-        { name: 'nothing of the plugin threw: no load failure, no skipped hook', ok: failures.length === 0, detail: failures.slice(0, 3).join(' | ') },
-      ],
-    }
+    return { run, checks: faultChecks(run) }
   },
 
   // (c) Installed from a marketplace made of a fresh clone of the committed HEAD, the key set by configure.

@@ -4,7 +4,8 @@
 // seeded from a fixture file, checks the bearer token, and appends every request it receives to a JSON-lines log.
 //
 // Failure modes, one per run: http500 (every POST answers HTTP 500), rpc-error (a JSON-RPC error message),
-// tool-error (an MCP result with isError: true), hang (never answers).
+// tool-error (an MCP result with isError: true), hang (answers nothing; drops the connection after `hangS`
+// seconds, or never when hangS is 0).
 import http from 'node:http'
 import fs from 'node:fs'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -87,9 +88,13 @@ const rpcError = (res, status, id, code, message, extra = {}) =>
  * @param {string} [o.fail]    one of FAILURES, or nothing
  * @param {string} [o.logFile] JSON-lines log of every request
  * @param {boolean} [o.jsonResponse] answer application/json instead of an SSE stream (the SDK's default)
+ * @param {number} [o.hangS]   mode hang: drop the unanswered connection after this many seconds (0 = never).
+ *                             The plugin gives up after 3 s; the engine holds an abandoned $.http.fetch open
+ *                             until it settles (30 s at most) and a -p run does not exit before that, so the
+ *                             e2e runs drop it after a few seconds.
  * @returns {Promise<{port: number, project: object, close: () => Promise<void>}>}
  */
-export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse = false, port = 0, ttlS = 300 }) {
+export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse = false, port = 0, ttlS = 300, hangS = 0 }) {
   if (fail && !FAILURES.includes(fail)) throw new Error(`unknown failure mode ${fail}; one of ${FAILURES.join(', ')}`)
   const project = loadProject(fixture)
   const table = tools(project)
@@ -139,7 +144,11 @@ export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse 
       return rpcError(res, 401, msg?.id, -32001, 'fake hark: missing or wrong access key', { 'www-authenticate': 'Bearer' })
     }
     if (fail === 'hang') {
-      outcome = 'hang' // never answered; the client gives up, or close() drops the socket
+      outcome = 'hang' // never answered; the client gives up, hangS drops the socket, or close() does
+      if (hangS > 0) {
+        const drop = setTimeout(() => req.socket.destroy(), hangS * 1000)
+        res.on('close', () => clearTimeout(drop))
+      }
       return
     }
     if (fail === 'http500') {

@@ -4,12 +4,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { ACCESS_KEY, REPO_DIR } from './session.mjs'
+import picomatch from 'picomatch'
+import { ACCESS_KEY, FIXTURE, REPO_DIR } from './session.mjs'
 
 export const PLUGIN = 'hark-memory'
 export const SECRET = 'abc123secretvalue' // written by the scripted model in its answer (scenarios/session.json)
 // Text the scripted model wrote with Write/Edit, and the code in its answer: none of it may reach Hark.
 export const FILE_TEXT = ['e2e-edit-marker-5c1d', 'e2e-write-marker-9b7e', 'CREATE TABLE users', "SELECT id, email FROM users", 'e2e-code-marker-3a44']
+
+export const GUARDED_FILE = 'src/db/schema.sql' // the file the scripted model edits (scenarios/session.json)
 
 const asText = (v) => (Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : JSON.stringify(v ?? ''))
 
@@ -48,6 +51,47 @@ export function moduleLoaded(run, plugin = PLUGIN) {
   return new RegExp(`hooks module ${plugin}@\\S+ loaded`).test(run.debug)
 }
 
+/** The plugin's log line about the guarded edit (it names the file), or undefined. */
+export const guardLine = (run, file = GUARDED_FILE) => pluginLog(run).logs.find((l) => l.includes(file))
+
+/** A record's title without its `(scope: …)` marker: how the plugin quotes it. */
+const bareTitle = (title) => title.replace(/\s*\(\s*scopes?\s*:[^)]*\)/gi, '').trim()
+
+/**
+ * The fixture's records (journal decisions, the brief's non-goals) whose scope covers `file`, read
+ * independently of the plugin, for the fixture's shapes only: scope.paths / scope.areas, a `(scope: …)`
+ * marker in the title, a `scope:` line in the body; a glob without a slash matches at any depth; an area
+ * covers files under a folder of that name. Each: { kind, title, name, scope, from, status, settled }.
+ */
+export function recordsOver(file, fixture = FIXTURE) {
+  const f = JSON.parse(fs.readFileSync(fixture, 'utf8'))
+  const records = [
+    ...(f.journal ?? []).filter((r) => r.kind === 'decision').map((r) => ({ kind: 'decision', r })),
+    ...(f.brief?.build_state?.non_goals ?? []).filter((r) => typeof r === 'object').map((r) => ({ kind: 'non-goal', r })),
+  ]
+  const folders = file.toLowerCase().split('/').slice(0, -1)
+  const covers = (glob) => picomatch(glob.includes('/') ? glob : `**/${glob}`, { dot: true, nocase: true })(file)
+  const out = []
+  for (const { kind, r } of records) {
+    let paths = r.scope?.paths ?? []
+    let areas = r.scope?.areas ?? []
+    let from = paths.length ? 'scope.paths' : 'scope.areas'
+    if (paths.length === 0 && areas.length === 0) {
+      const text = [...(r.title ?? '').matchAll(/\(\s*scopes?\s*:\s*([^)]*)\)/gi)].map((m) => m[1])
+      const body = [...(r.body ?? '').matchAll(/^\s*scopes?\s*:\s*(.+)$/gim)].map((m) => m[1])
+      const values = [...text, ...body].flatMap((v) => v.split(/[,\s]+/)).filter(Boolean)
+      paths = values.filter((v) => /[/*?.]/.test(v))
+      areas = values.filter((v) => !/[/*?.]/.test(v))
+      from = text.length ? 'in the title' : 'in the body'
+    }
+    const hit = paths.length ? paths.some(covers) : areas.some((a) => folders.includes(a.toLowerCase()))
+    if (!hit) continue
+    const status = kind === 'non-goal' ? 'in the brief' : r.acceptance === 'proposed' ? 'proposed' : r.status ?? 'accepted'
+    out.push({ kind, title: r.title, name: bareTitle(r.title), scope: [...paths, ...areas].join(', '), from, status, settled: !/^(candidate|proposed|rejected|superseded|retired)$/.test(status) })
+  }
+  return out
+}
+
 export const callsTo = (run, tool) => run.harkLog.filter((h) => h.tool === tool)
 export const lastAnswer = (run) => run.events.filter((e) => e.type === 'result').at(-1)?.result ?? ''
 
@@ -74,6 +118,65 @@ export function sessionCommit(run) {
   } catch {
     return undefined
   }
+}
+
+/** Whether the scripted Edit of the guarded file happened. */
+export function editWentAhead(run) {
+  const f = path.join(run.files.project, GUARDED_FILE)
+  return fs.existsSync(f) && fs.readFileSync(f, 'utf8').includes('CREATE TABLE users')
+}
+
+/**
+ * The checks on a session whose Hark fails (run.fail: http500, rpc-error, tool-error, hang), from what SPEC.md
+ * promises then: the session carries on and completes; one log line per failure; the status line says
+ * offline; end_session is attempted, and session_stopped after it when end_session failed other than by
+ * timing out (hang: neither session_stopped nor a retry); nothing of the plugin skipped or failed to load.
+ */
+export function faultChecks(run, { fail = run.fail } = {}) {
+  const out = []
+  const check = (name, ok, detail = '') => out.push({ name, ok: !!ok, detail })
+  const outcome = { http500: 'http500', 'rpc-error': 'rpc-error', 'tool-error': 'isError', hang: 'hang' }[fail]
+  const calls = run.harkLog.map((r) => `#${r.n} ${r.tool ?? r.method ?? r.http} ${r.outcome}`).join(', ') || 'none'
+  const briefs = callsTo(run, 'get_agent_brief')
+  const journals = callsTo(run, 'list_journal_entries')
+  const ends = callsTo(run, 'end_session')
+  const stopped = callsTo(run, 'session_stopped')
+  const { logs } = pluginLog(run)
+
+  check('the session completed to its final answer', run.rc === 0 && lastAnswer(run).includes('## Next steps'), `claude rc=${run.rc}`)
+  check('the plugin module loaded', moduleLoaded(run), 'no "hooks module hark-memory@… loaded" line in the debug log')
+  const failures = pluginFailures(run)
+  check('nothing of the plugin failed to load or was skipped', failures.length === 0, failures.slice(0, 3).join(' | '))
+  check('nothing was blocked: the edit and the commit went ahead', editWentAhead(run) && !!sessionCommit(run), `edit ${editWentAhead(run) ? 'done' : 'missing'}, commit ${sessionCommit(run)?.sha ?? 'missing'}`)
+  check(`Hark was asked for the brief and for the decisions, once each, and failed them (${fail})`,
+    briefs.length === 1 && journals.length === 1 && [...briefs, ...journals].every((r) => r.outcome === outcome), calls)
+
+  // One plugin log line per failed request, saying which: the brief, the decisions, end_session, session_stopped.
+  const says = { get_agent_brief: /\bbrief\b/i, list_journal_entries: /\bdecisions\b/i, end_session: /\bend_session\b/, session_stopped: /\bsession_stopped\b/, close_session: /\bclose_session\b/ }
+  const failed = run.harkLog.filter((r) => r.outcome === outcome)
+  const unmatched = [...logs]
+  const silent = failed.filter((r) => {
+    const i = unmatched.findIndex((l) => says[r.tool]?.test(l))
+    if (i < 0) return true
+    unmatched.splice(i, 1)
+    return false
+  })
+  check(`one plugin log line per failed request (${failed.length} failed, ${logs.length} ${logs.length === 1 ? 'line' : 'lines'})`, failed.length > 0 && silent.length === 0 && unmatched.length === 0,
+    [silent.length ? `no line for: ${silent.map((r) => r.tool).join(', ')}` : '', unmatched.length ? `lines for no failed request: ${unmatched.join(' | ')}` : ''].filter(Boolean).join('; '))
+
+  const statuses = statusLines(run)
+  check('the status line says offline (Hark V-012 · offline)', statuses.at(-1) === 'Hark V-012 · offline', JSON.stringify(statuses))
+  check('end_session was attempted once, and failed', ends.length === 1 && ends[0].outcome === outcome, calls)
+  if (fail === 'hang') {
+    check('no answer in time: no session_stopped and no retry (one end_session, nothing after it)',
+      stopped.length === 0 && ends.length === 1 && run.harkLog.every((r) => r.n <= ends[0].n), calls)
+    const settle = Number(run.debug.match(/hooks module hark-memory@\S+ session\.start settled in ([\d.]+)ms/)?.[1])
+    check('the session start waited for Hark no longer than the plugin\'s 3 s limit (plus the hook\'s own time; under 5 s)', settle > 0 && settle < 5000, `session.start settled in ${settle} ms`)
+  } else {
+    check('session_stopped was attempted once, after end_session failed', stopped.length === 1 && ends.length === 1 && stopped[0].n > ends[0].n, calls)
+  }
+  check('no other Hark call (close_session, …)', run.harkLog.every((r) => ['get_agent_brief', 'list_journal_entries', 'end_session', 'session_stopped'].includes(r.tool)), calls)
+  return out
 }
 
 /**
@@ -107,11 +210,15 @@ export function sessionChecks(run, { pluginDir }) {
   const statuses = statusLines(run)
   check('a status line "Hark V-012 · …" reached stdout', statuses.some((s) => s.startsWith('Hark V-012 · ')), JSON.stringify(statuses))
 
-  const schema = fs.existsSync(path.join(run.files.project, 'src/db/schema.sql')) ? fs.readFileSync(path.join(run.files.project, 'src/db/schema.sql'), 'utf8') : ''
-  const guard = pluginLog(run).logs.filter((l) => l.includes('Raw SQL, no ORM'))
-  check('guard: the covered edit went ahead (headless) and the plugin logged a line naming "Raw SQL, no ORM"', schema.includes('CREATE TABLE users') && guard.length > 0, guard[0] ?? `plugin log lines: ${JSON.stringify(pluginLog(run).logs).slice(0, 300)}`)
-  const unsettled = pluginLog(run).logs.filter((l) => /Row-level security per tenant|Use an ORM for data access/.test(l))
-  check('guard: no proposed or superseded decision named', unsettled.length === 0, unsettled[0] ?? '')
+  const covering = recordsOver(GUARDED_FILE, run.fixture)
+  const settled = covering.filter((r) => r.settled)
+  const line = guardLine(run)
+  check(`guard: the covered edit went ahead (headless) and the plugin's one line names every settled record over it (${settled.map((r) => r.name).join('; ')})`,
+    editWentAhead(run) && line && settled.every((r) => line.includes(`"${r.name}"`)) && pluginLog(run).logs.filter((l) => l.includes(GUARDED_FILE)).length === 1,
+    line ?? `plugin log lines: ${JSON.stringify(pluginLog(run).logs).slice(0, 300)}`)
+  const unsettled = covering.filter((r) => !r.settled)
+  const named = pluginLog(run).logs.filter((l) => unsettled.some((r) => l.includes(r.name)))
+  check(`guard: no unsettled record named (${unsettled.map((r) => `${r.name}: ${r.status}`).join('; ')})`, named.length === 0, named[0] ?? '')
 
   const h = handoffText(ends[0]?.arguments)
   const all = Object.values(h).join('\n')

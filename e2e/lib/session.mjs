@@ -15,6 +15,9 @@ export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 export const REPO_DIR = path.resolve(E2E_DIR, '..')
 export const FIXTURE = path.join(E2E_DIR, 'fixtures', 'venture.json')
 export const SCENARIO = path.join(E2E_DIR, 'scenarios', 'session.json')
+// Mode hang: past the plugin's 3 s limit (so the plugin sees a time-out), short enough that the engine, which
+// keeps an abandoned $.http.fetch open and does not exit a -p run before it settles, is let go soon.
+export const HANG_S = 5
 export const ACCESS_KEY = 'hark_pat_e2e_7Qm2vX9kLp4Rz8Tw' // a fake key; the test checks it only ever travels as "Bearer <key>"
 
 /** The pinned engine binary, from node_modules (never from PATH). */
@@ -117,6 +120,8 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
  *   configKey   the pluginConfigs key for the access key in --plugin-dir mode (default 'hark-memory'); null = none
  *   key         the access key given to the plugin (default ACCESS_KEY); the fake Hark always expects ACCESS_KEY
  *   fail        a fake-Hark failure mode (http500, rpc-error, tool-error, hang)
+ *   hangS       mode hang: the fake drops each unanswered request after this many seconds (default HANG_S;
+ *               0 = never, and then the run waits ~30 s for the engine to give up on the abandoned fetches)
  *   scenario    scenario file (default scenarios/session.json)
  *   extraPluginDirs  more --plugin-dir folders (e.g. the Bash probe)
  *   extraArgs   more claude arguments
@@ -151,7 +156,7 @@ export async function runSession(o = {}) {
   const stops = []
   let result
   try {
-    const hark = await startFakeHark({ fixture: o.fixture ?? FIXTURE, key: ACCESS_KEY, fail: o.fail, logFile: files.hark, ttlS })
+    const hark = await startFakeHark({ fixture: o.fixture ?? FIXTURE, key: ACCESS_KEY, fail: o.fail, hangS: o.hangS ?? HANG_S, logFile: files.hark, ttlS })
     stops.push(hark.close)
     const proxyLog = (e) => fs.appendFileSync(files.proxy, JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n')
     const proxy = await startTlsProxy({ ca, targetPort: hark.port, log: proxyLog, ttlS })
@@ -184,7 +189,7 @@ export async function runSession(o = {}) {
     const session = await run(claudeBin(), args, { cwd: proj, env, timeoutS: o.timeoutS ?? 90 })
     fs.writeFileSync(files.stdout, session.stdout)
     fs.writeFileSync(files.stderr, session.stderr)
-    result = { dir, files, install, rc: session.rc, claudeWallS: session.wallS }
+    result = { dir, files, install, fixture: o.fixture ?? FIXTURE, fail: o.fail, hangS: o.hangS ?? HANG_S, rc: session.rc, claudeWallS: session.wallS }
   } finally {
     for (const stop of stops.reverse()) await stop()
     await new Promise((r) => setTimeout(r, 20)) // let the last 'close' handlers append their log lines
