@@ -131,13 +131,19 @@ export class McpHarkGateway implements HarkGateway {
         ? { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` }
         : { ok: false, kind: 'unreachable', detail: this.connectionFailure(reply.error) }
     }
-    const outcome = readMcpReply(reply.value, id)
-    return outcome.ok ? { ok: true, value: outcome.payload } : { ok: false, kind: 'refused', detail: outcome.detail }
+    const outcome = readMcpReply(reply.value, id, this.identity.accessKey)
+    return outcome.ok ? { ok: true, value: outcome.payload } : { ok: false, kind: 'refused', detail: this.withoutKey(outcome.detail) }
+  }
+
+  /** A failure's detail may quote Hark's own words, which might echo the key: never let it out. */
+  private withoutKey(detail: string): string {
+    const key = this.identity.accessKey
+    return key.length >= 8 ? detail.split(key).join('[redacted]') : detail
   }
 
   /** The engine's rejection names the URL and the cause; keep the cause only, never the key. */
   private connectionFailure(error: unknown): string {
-    const text = describeError(error).split(this.identity.accessKey).join('[redacted]')
+    const text = this.withoutKey(describeError(error))
     const cause = /failed:\s*(.*)$/.exec(text)?.[1] ?? text
     return `could not connect (${cause})`
   }

@@ -13,13 +13,19 @@ export interface HttpReply {
   readonly headers: Readonly<Record<string, string>>
   readonly text: string
 }
+import { isReasonable } from '../../core/domain/item'
 
 export type McpOutcome = { readonly ok: true; readonly payload: unknown } | { readonly ok: false; readonly detail: string }
 
 const EXCERPT = 120
+/** A reply body longer than this is not read (characters; Hark's answers are far smaller). */
+export const MAX_REPLY = 16 * 1024 * 1024
 
-function excerpt(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim()
+/** A short, single-line excerpt of Hark's words for a log line, with `secret` (the access key) taken out first. */
+function excerpt(text: string, secret?: string): string {
+  const clean = secret !== undefined && secret.length >= 8 ? text.split(secret).join('[redacted]') : text
+  // eslint-disable-next-line no-control-regex
+  const line = clean.slice(0, 4 * EXCERPT).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim()
   return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 3)}...` : line
 }
 
@@ -54,26 +60,30 @@ function findReply(messages: readonly unknown[], id: number): Record<string, unk
 }
 
 /** The tool payload of a `tools/call` result (HARK-API.md). */
-export function toolPayload(result: unknown): McpOutcome {
+export function toolPayload(result: unknown, secret?: string): McpOutcome {
   if (!isObject(result)) return { ok: false, detail: 'the reply has no tool result' }
   const texts = Array.isArray(result['content'])
     ? result['content'].filter((c): c is Record<string, unknown> => isObject(c) && c['type'] === 'text' && typeof c['text'] === 'string').map((c) => c['text'] as string)
     : []
-  if (result['isError'] === true) return { ok: false, detail: `the tool answered an error: ${excerpt(texts.join(' ')) || 'no reason given'}` }
+  if (result['isError'] === true) return { ok: false, detail: `the tool answered an error: ${excerpt(texts.join(' '), secret) || 'no reason given'}` }
   if ('structuredContent' in result && result['structuredContent'] !== undefined && result['structuredContent'] !== null) {
-    return { ok: true, payload: result['structuredContent'] }
+    const payload = result['structuredContent']
+    return isReasonable(payload) ? { ok: true, payload } : { ok: false, detail: 'the reply is nested too deeply' }
   }
   const text = texts.join('\n')
+  let payload: unknown
   try {
-    return { ok: true, payload: JSON.parse(text) }
+    payload = JSON.parse(text)
   } catch {
     return { ok: true, payload: text }
   }
+  return isReasonable(payload) ? { ok: true, payload } : { ok: false, detail: 'the reply is nested too deeply' }
 }
 
-/** Reads the HTTP reply to JSON-RPC request `id`. */
-export function readMcpReply(reply: HttpReply, id: number): McpOutcome {
+/** Reads the HTTP reply to JSON-RPC request `id`; `secret` never appears in a failure's detail. */
+export function readMcpReply(reply: HttpReply, id: number, secret?: string): McpOutcome {
   if (!reply.ok) return { ok: false, detail: `HTTP ${reply.status}` }
+  if (reply.text.length > MAX_REPLY) return { ok: false, detail: 'the reply is too large' }
   const type = (reply.headers['content-type'] ?? '').toLowerCase()
   let messages: unknown[]
   if (type.includes('text/event-stream')) {
@@ -95,8 +105,8 @@ export function readMcpReply(reply: HttpReply, id: number): McpOutcome {
   if ('error' in message) {
     const error = isObject(message['error']) ? message['error'] : {}
     const code = typeof error['code'] === 'number' ? ` ${error['code']}` : ''
-    const text = typeof error['message'] === 'string' ? `: ${excerpt(error['message'])}` : ''
+    const text = typeof error['message'] === 'string' ? `: ${excerpt(error['message'], secret)}` : ''
     return { ok: false, detail: `JSON-RPC error${code}${text}` }
   }
-  return toolPayload(message['result'])
+  return toolPayload(message['result'], secret)
 }

@@ -3,7 +3,7 @@
  * Parsed from what `get_agent_brief {venture, depth: "compact"}` answers, rendered as the
  * `<hark-brief>` block of the first message and, after a compaction, as the `<hark-recap>` block.
  */
-import { describeItem, firstText, object, parseItems, text, type Item } from './item'
+import { describeItem, firstText, isReasonable, object, parseItems, text, withoutControls, type Item } from './item'
 
 /** The handoff state the status line shows (HARK-API.md: `handoff`). */
 export type HandoffState = 'Clean' | 'Draft' | 'Open'
@@ -27,8 +27,10 @@ export interface Brief {
   readonly openCandidates: number
 }
 
-/** Longest brief text kept (characters); a longer one is cut, with a marker. */
+/** Longest brief or recap text kept (characters); a longer one is cut, with a marker. */
 export const MAX_BRIEF_TEXT = 60_000
+/** Items listed per section of the recap. */
+export const RECAP_ITEMS = 50
 
 /**
  * A Brief from a `get_agent_brief` payload: an object (the usual case) or a string (the whole
@@ -41,14 +43,14 @@ export function parseBrief(payload: unknown): Brief | undefined {
     return { text: cap(t), decisions: [], nonGoals: [], blockers: [], nextUp: [], handoffState: 'Open', openCandidates: 0 }
   }
   const o = object(payload)
-  if (o === undefined) return undefined
+  if (o === undefined || !isReasonable(payload)) return undefined
   const build = object(o['build_state']) ?? {}
   const nonGoals = Array.isArray(build['non_goals']) ? (build['non_goals'] as unknown[]).slice(0, 200) : []
   const identity = text(o['identity'], 300)
   const phase = text(build['current_phase'], 300)
   const summary = text(build['summary'], 2_000)
   return {
-    text: cap(JSON.stringify(payload, null, 2)),
+    text: cap(asText(payload)),
     ...(identity === undefined ? {} : { identity }),
     ...(phase === undefined ? {} : { phase }),
     ...(summary === undefined ? {} : { summary }),
@@ -92,7 +94,14 @@ function openCandidatesOf(o: Record<string, unknown>): number {
   return Array.isArray(items) ? Math.min(items.length, 9_999) : 0
 }
 
-function cap(t: string): string {
+/** JSON text of the brief: indented for reading, unless that would be large (then compact). */
+function asText(payload: unknown): string {
+  const compact = JSON.stringify(payload)
+  return compact.length > MAX_BRIEF_TEXT ? compact : JSON.stringify(payload, null, 2)
+}
+
+function cap(raw: string): string {
+  const t = withoutControls(raw.length > 2 * MAX_BRIEF_TEXT ? raw.slice(0, 2 * MAX_BRIEF_TEXT) : raw)
   return t.length > MAX_BRIEF_TEXT ? `${t.slice(0, MAX_BRIEF_TEXT)}\n[brief cut at ${MAX_BRIEF_TEXT} characters]` : t
 }
 
@@ -101,14 +110,17 @@ function projectAttribute(venture: string): string {
   return `project="${venture.replace(/[^A-Za-z0-9._-]/g, '')}"`
 }
 
-/** Keeps a closing tag inside the text from ending the block early. */
-function framed(tag: string, body: string): string {
-  return body.replace(new RegExp(`</\\s*${tag}`, 'gi'), `<\\/${tag}`)
+/**
+ * Keeps Hark's text from opening or closing a frame around it: our own block's tag, the other
+ * block's, and the `<system-reminder>` the engine wraps context blocks in.
+ */
+function framed(body: string): string {
+  return body.replace(/<(\/?)\s*(hark-brief|hark-recap|system-reminder)\b/gi, (_m, slash: string, tag: string) => `<${slash === '' ? '' : '\\/'}\u200b${tag}`)
 }
 
 /** The first message's block (SPEC.md, prompt.context): `<hark-brief project="V-012">…</hark-brief>`. */
 export function renderBriefBlock(venture: string, brief: Brief): string {
-  return `<hark-brief ${projectAttribute(venture)}>\n${framed('hark-brief', brief.text)}\n</hark-brief>`
+  return `<hark-brief ${projectAttribute(venture)}>\n${framed(brief.text)}\n</hark-brief>`
 }
 
 /**
@@ -120,7 +132,8 @@ export function renderRecapBlock(venture: string, brief: Brief): string {
   const section = (heading: string, items: readonly Item[]) => {
     lines.push(`${heading}:`)
     if (items.length === 0) lines.push('- none')
-    for (const item of items) lines.push(`- ${describeItem(item)}`)
+    for (const item of items.slice(0, RECAP_ITEMS)) lines.push(`- ${describeItem(item)}`)
+    if (items.length > RECAP_ITEMS) lines.push(`- and ${items.length - RECAP_ITEMS} more`)
   }
   if (brief.identity !== undefined) lines.push(brief.identity, '')
   section('Accepted decisions', brief.decisions)
@@ -131,7 +144,7 @@ export function renderRecapBlock(venture: string, brief: Brief): string {
   if (brief.decisions.length === 0 && brief.nonGoals.length === 0 && brief.blockers.length === 0 && next === undefined) {
     lines.push('', firstText({ t: brief.text }, ['t'], 4_000) ?? '')
   }
-  return `<hark-recap ${projectAttribute(venture)}>\n${framed('hark-recap', lines.join('\n').trimEnd())}\n</hark-recap>`
+  return `<hark-recap ${projectAttribute(venture)}>\n${framed(cap(lines.join('\n').trimEnd()))}\n</hark-recap>`
 }
 
 /**

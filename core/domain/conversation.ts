@@ -17,6 +17,8 @@
  *   union or by the newest time.
  * All functions are pure; values read from the store go through `sanitizeRecord` first.
  */
+import { pullRequestUrl } from './bash-report'
+import { isProjectRelative } from './project'
 import type { HandoffState } from './brief'
 import { sameThing, workOf, type TestResult, type Work, type WorkEntry } from './work'
 
@@ -179,7 +181,9 @@ export function claimWinner(keys: readonly string[], conversation: string, segme
   for (const key of keys) {
     const claim = parseClaimKey(key)
     if (claim === undefined || claim.conversation !== conversation || claim.segment !== segment) continue
-    if (now - claim.time > CLAIM_TTL_MS) continue
+    // Older than 30 s: left by a process that died mid-handoff. Dated well ahead of now: a clock or a
+    // writer gone wrong; neither may hold the conversation's handoff.
+    if (now - claim.time > CLAIM_TTL_MS || claim.time - now > CLAIM_TTL_MS) continue
     return key
   }
   return undefined
@@ -497,7 +501,7 @@ function workEntry(v: unknown): WorkEntry | undefined {
   switch (o['kind']) {
     case 'file': {
       const path = str(o['path'], 1_000)
-      return path === undefined ? undefined : { kind: 'file', path }
+      return path === undefined || !isProjectRelative(path) ? undefined : { kind: 'file', path }
     }
     case 'commit': {
       const sha = str(o['sha'], 64)
@@ -510,8 +514,8 @@ function workEntry(v: unknown): WorkEntry | undefined {
       return runner === undefined || result === undefined ? undefined : { kind: 'test', runner, result }
     }
     case 'link': {
-      const url = str(o['url'], 2_000)
-      return url === undefined || !/^https?:\/\//.test(url) ? undefined : { kind: 'link', url }
+      const url = pullRequestUrl(o['url'])
+      return url === undefined ? undefined : { kind: 'link', url }
     }
     default:
       return undefined
@@ -654,7 +658,7 @@ export function planPrune(now: number, values: ReadonlyMap<string, unknown>, sel
       if (brief === undefined || now - brief.fetchedAt > OLD_MS) remove.push(key)
     } else if (key.startsWith(CLAIM_PREFIX)) {
       const claim = parseClaimKey(key)
-      if (claim === undefined || now - claim.time > OLD_CLAIM_MS) remove.push(key)
+      if (claim === undefined || Math.abs(now - claim.time) > OLD_CLAIM_MS) remove.push(key)
     }
   }
   return { fold, remove }

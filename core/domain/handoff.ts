@@ -4,7 +4,9 @@
  * Pure; never throws.
  */
 
-import { capText, cleanNotes, cleanSubject, NOTES_LIMIT } from './notes'
+import { pullRequestUrl } from './bash-report'
+import { capText, cleanNotes, cleanSubject, NOTES_LIMIT, redactSecrets } from './notes'
+import { isProjectRelative } from './project'
 import type { TestResult, Work } from './work'
 
 /** `close_session`'s reason (SPEC.md: Every outbound request). */
@@ -242,8 +244,10 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
     const t = v.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
     return t === '' ? undefined : capText(t, max)
   }
-  const unique = <T>(xs: T[]): T[] => xs.filter((x, k) => xs.indexOf(x) === k)
-  const files = unique(list(o['files']).flatMap((p) => line(p, MAX_PATH) ?? []))
+  const unique = <T>(xs: T[]): T[] => [...new Set(xs)]
+  // Paths, runners and links may come from the store, which any program can write: only paths inside
+  // the project, runner names without secrets, and pull request URLs without credentials are sent.
+  const files = unique(list(o['files']).flatMap((p) => (typeof p === 'string' && isProjectRelative(p) ? (line(p, MAX_PATH) ?? []) : [])))
   const commits = list(o['commits']).flatMap((c) => {
     const r = typeof c === 'object' && c !== null ? (c as Record<string, unknown>) : {}
     const sha = typeof r['sha'] === 'string' ? r['sha'].trim().toLowerCase() : ''
@@ -252,12 +256,13 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
   })
   const tests = list(o['tests']).flatMap((t) => {
     const r = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : {}
-    const runner = line(r['runner'], MAX_RUNNER)
-    if (runner === undefined) return []
+    const named = line(r['runner'], MAX_RUNNER)
+    if (named === undefined) return []
+    const runner = redactSecrets(named, accessKey)
     const result = RESULTS.find((x) => x === r['result']) ?? 'unknown'
     return [{ runner, result }]
   })
-  const links = unique(list(o['links']).flatMap((l) => (typeof l === 'string' && /^https?:\/\/\S+$/i.test(l) && l.length <= MAX_URL ? [l] : [])))
+  const links = unique(list(o['links']).flatMap((l) => pullRequestUrl(l, accessKey) ?? []))
   return { files, commits, tests, links }
 }
 

@@ -13,10 +13,19 @@ export interface Item {
 
 const MAX_TEXT = 2_000
 
-/** A trimmed, single-spaced, length-capped string, or `undefined` for anything else or blank. */
+/** C0 and C1 control characters (terminal escapes) and bidirectional overrides: never shown or sent as Hark wrote them. */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/** `value` without control characters and bidi overrides (newlines and tabs kept). */
+export function withoutControls(value: string): string {
+  return value.replace(CONTROLS, '')
+}
+
+/** A trimmed, single-spaced, length-capped string without control characters, or `undefined` for anything else or blank. */
 export function text(value: unknown, max = MAX_TEXT): string | undefined {
   if (typeof value !== 'string') return undefined
-  const t = value.replace(/\s+/g, ' ').trim()
+  const t = withoutControls(value.slice(0, 4 * max)).replace(/\s+/g, ' ').trim()
   if (t === '') return undefined
   return t.length > max ? `${t.slice(0, max - 1)}…` : t
 }
@@ -62,4 +71,27 @@ export function parseItems(value: unknown, limit = 200): Item[] {
 /** `title — why`, or the title alone. */
 export function describeItem(item: Item): string {
   return item.why === undefined ? item.title : `${item.title} — ${item.why}`
+}
+
+/** Deepest nesting and most values a payload may have before reading it could stall a hook. */
+export const MAX_DEPTH = 64
+export const MAX_VALUES = 500_000
+
+/**
+ * Whether a parsed JSON value is within MAX_DEPTH and MAX_VALUES. Iterative, and it stops at the
+ * first excess, so a hostile value costs at most MAX_VALUES steps.
+ */
+export function isReasonable(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  let seen = 0
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (++seen > MAX_VALUES || depth > MAX_DEPTH) return false
+    if (typeof v !== 'object' || v === null) continue
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+      else if (++seen > MAX_VALUES) return false
+    }
+  }
+  return true
 }

@@ -90,6 +90,17 @@ export function relativeToProject(root: string, file: string, cwd: string = root
   return rest === '' ? undefined : rest
 }
 
+/**
+ * Whether `path` reads as a path inside the project, relative to its root, as the plugin records
+ * them: not absolute, no `.` or `..` segment, no backslash. Values read back from the
+ * store are checked with it, since any program can write the store. (A name with a control
+ * character is legal; what shows or sends a path turns those into spaces.)
+ */
+export function isProjectRelative(path: string): boolean {
+  if (path === '' || path.length > 1_000 || path.startsWith('/') || path.includes('\\') || /^[A-Za-z]:/.test(path)) return false
+  return !path.split('/').some((part) => part === '..' || part === '.' || part === '')
+}
+
 function unquote(value: string): string {
   const v = value.trim()
   return /^(["']).*\1$/.test(v) ? v.slice(1, -1).trim() : v

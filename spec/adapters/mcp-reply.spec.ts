@@ -64,3 +64,35 @@ describe('reading an MCP tools/call reply (HARK-API.md, Transport)', () => {
     expect(readMcpReply(json([{ jsonrpc: '2.0', id: 2, result: result(1) }, { jsonrpc: '2.0', id: 7, result: result(2) }]), 7)).toEqual({ ok: true, payload: 2 })
   })
 })
+
+describe('hostile replies', () => {
+  const KEY = 'hark_secret_key_abcdef123456'
+  test('the access key Hark echoes never reaches the detail, even cut short', () => {
+    const long = `${'x'.repeat(470)} token ${KEY} revoked`
+    const rpc = readMcpReply(json({ jsonrpc: '2.0', id: 1, error: { code: 1, message: `token ${KEY} revoked` } }), 1, KEY)
+    const tool = readMcpReply(json({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: long }], isError: true } }), 1, KEY)
+    for (const out of [rpc, tool]) {
+      expect(out.ok).toBe(false)
+      expect(JSON.stringify(out)).not.toContain(KEY.slice(0, 10))
+    }
+  })
+
+  test('control characters and bidi overrides leave the excerpt', () => {
+    const out = readMcpReply(json({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'a\u001b[2Jb\u202ec\r\nd' } }), 1)
+    expect(out).toEqual({ ok: false, detail: 'JSON-RPC error 1: a [2Jb c d' })
+  })
+
+  test('a payload nested deeper than 64 levels is refused, quickly', () => {
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`
+    const started = performance.now()
+    const out = readMcpReply({ status: 200, ok: true, headers: { 'content-type': 'application/json' }, text: `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":${JSON.stringify(deep)}}]}}` }, 1)
+    expect(out).toEqual({ ok: false, detail: 'the reply is nested too deeply' })
+    const structured = readMcpReply(json({ jsonrpc: '2.0', id: 1, result: { structuredContent: { a: JSON.parse(`${'['.repeat(100)}${']'.repeat(100)}`) } } }), 1)
+    expect(structured).toEqual({ ok: false, detail: 'the reply is nested too deeply' })
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+
+  test('a reply over 16 MB is not read', () => {
+    expect(readMcpReply({ status: 200, ok: true, headers: {}, text: ' '.repeat(16 * 1024 * 1024 + 1) }, 1)).toEqual({ ok: false, detail: 'the reply is too large' })
+  })
+})

@@ -114,3 +114,16 @@ describe('claim arbitration', () => {
     expect(claimWinner(keys, CONV, 4, now + 3)).toBe(a)
   })
 })
+
+describe('a claim dated ahead of now (a clock or a writer gone wrong)', () => {
+  const CONV = 'f'.repeat(64)
+  test('does not win, and is pruned', async () => {
+    const { claimKey: key, claimWinner: winner, planPrune: plan } = await import('../../core/domain/conversation')
+    const now = 10_000_000_000
+    const future = key(CONV, 0, now + 365 * 86_400_000, 'zz')
+    const mine = key(CONV, 0, now, 'me')
+    expect(winner([future, mine], CONV, 0, now)).toBe(mine)
+    expect(winner([key(CONV, 0, now + 20_000, 'soon'), mine], CONV, 0, now)).toBe(key(CONV, 0, now + 20_000, 'soon'))
+    expect(plan(now, new Map([[future, true]]), 'c:x', CONV).remove).toEqual([future])
+  })
+})

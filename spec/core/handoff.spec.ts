@@ -310,3 +310,34 @@ describe('totality', () => {
     expect(buildHandoff(undefined as unknown as string, NO_WORK).venture).toBe('')
   })
 })
+
+describe('values read back from the store are checked again before they are sent', () => {
+  const KEY = 'hark_live_key_0123456789abcdef'
+  test('runner names lose secrets, links their credentials, paths outside the project are dropped', () => {
+    const payload = buildHandoff(
+      'V-012',
+      work({
+        files: ['src/a.ts', '../../etc/passwd', '/abs/outside/secret.txt'],
+        tests: [{ runner: `pytest --token=${KEY}`, result: 'failed' }],
+        links: ['https://u:hunter2@evil.example/x', 'javascript:alert(1)', 'https://github.com/acme/app/pull/7'],
+      }),
+      undefined,
+      KEY,
+    )
+    const sent = JSON.stringify(payload)
+    expect(sent).not.toContain(KEY)
+    expect(sent).not.toContain('hunter2')
+    expect(sent).not.toContain('passwd')
+    expect(sent).not.toContain('/abs/outside')
+    expect(payload.links).toEqual(['https://github.com/acme/app/pull/7', 'src/a.ts'])
+    expect(payload.what_changed).toBe('edited src/a.ts')
+  })
+
+  test('30,000 files are checked in well under a second', () => {
+    const files = Array.from({ length: 30_000 }, (_, i) => `src/f${i % 20_000}.ts`)
+    const started = performance.now()
+    const payload = buildHandoff('V-012', work({ files }))
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(payload.what_changed.split('\n')[0]).toBe('edited src/f0.ts')
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { parseProjectFile, projectFileCandidates, projectRef, relativeToProject } from '../../core/domain/project'
+import { isProjectRelative, parseProjectFile, projectFileCandidates, projectRef, relativeToProject } from '../../core/domain/project'
 
 describe('project file discovery (SPEC.md, Setup 1)', () => {
   test('looks in the folder first, then each parent, .hark/project before .hark', () => {
@@ -65,5 +65,22 @@ describe('paths relative to the project', () => {
     ['/p', '', '/p', undefined],
   ] as const)('root %s, file %s (cwd %s) is %j', (root, file, cwd, expected) => {
     expect(relativeToProject(root, file, cwd)).toBe(expected)
+  })
+})
+
+describe('paths read back from the store', () => {
+  test.each([
+    ['src/a.ts', true],
+    ['odd\nname.ts', true],
+    ['../../etc/passwd', false],
+    ['src/../../x', false],
+    ['/abs/outside/secret.txt', false],
+    ['C:/x', false],
+    ['src\\a.ts', false],
+    ['./src/a.ts', false],
+    ['src//a.ts', false],
+    ['', false],
+  ] as const)('%j is a project path: %s', (path, ok) => {
+    expect(isProjectRelative(path)).toBe(ok)
   })
 })
