@@ -189,6 +189,17 @@ describe('fallbacks and the exit window', () => {
     expect(world.logs.some((l) => l.includes('end_session failed (HTTP 500)'))).toBe(true)
   })
 
+  test('end_session and session_stopped both refused: one log line for the handoff', WITH_KEY, async ($, on) => {
+    const world = createWorld(on, { toolResults: { Bash: bash } })
+    await startSession($)
+    await $.tool.call({ tool: 'Bash', command: 'npm test' })
+    world.hark.mode = 'http-500'
+    const before = world.logs.length
+    await end($)
+    expect(world.hark.calls.map((c) => c.tool)).toEqual(['get_agent_brief', 'end_session', 'session_stopped'])
+    expect(world.logs.slice(before)).toEqual(["Hark: end_session failed (HTTP 500), and so did session_stopped (HTTP 500); Hark's idle sweep drafts the handoff."])
+  })
+
   test('end_session unreachable: session_stopped too', WITH_KEY, async ($, on) => {
     const world = createWorld(on, { toolResults: { Bash: bash } })
     await startSession($)

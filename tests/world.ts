@@ -32,6 +32,10 @@ export class FakeStore {
   /** Refuse only the writes of keys this matches (a claim refused while records are stored, say). */
   refuseKeys: RegExp | undefined
   readonly writes: string[] = []
+  /** The keys read, in order. */
+  readonly reads: string[] = []
+  /** Make every read of keys hang (a store whose lock is never granted). */
+  hangReads = false
 
   constructor(entries: Record<string, unknown> = {}) {
     for (const [k, v] of Object.entries(entries)) this.data.set(k, v)
@@ -127,8 +131,14 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
   })
 
   // The plugin store.
-  on('store.get', (_$, e) => ({ value: store.data.get(e.key) }))
-  on('store.keys', () => ({ value: [...store.data.keys()] }))
+  on('store.get', (_$, e) => {
+    store.reads.push(e.key)
+    return { value: store.data.get(e.key) }
+  })
+  on('store.keys', async () => {
+    if (store.hangReads) await new Promise(() => undefined)
+    return { value: [...store.data.keys()] }
+  })
   on('store.delete', (_$, e) => {
     store.data.delete(e.key)
     return { value: undefined }

@@ -59,13 +59,15 @@ export class McpHarkGateway implements HarkGateway {
       await this.call('list_candidates', { venture }, options),
       (payload) => {
         const o = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined
-        const entries = Array.isArray(payload) ? payload : o?.['entries']
+        const raw = Array.isArray(payload) ? payload : o?.['entries']
+        const entries = Array.isArray(raw) ? raw : []
         const fields = Array.isArray(o?.['build_state_fields']) ? (o['build_state_fields'] as unknown[]) : []
-        const fieldItems = fields.map((f) => {
+        const fieldItems = fields.slice(0, 200).map((f) => {
           const field = typeof f === 'object' && f !== null ? (f as Record<string, unknown>)['field'] : undefined
           return typeof field === 'string' ? `Change to ${field}` : undefined
         })
-        return [...parseItems(entries), ...parseItems(fieldItems.filter((x) => x !== undefined))]
+        const items = [...parseItems(entries), ...parseItems(fieldItems.filter((x) => x !== undefined))].slice(0, 200)
+        return { items, total: entries.length + fields.length }
       },
       'no proposals in the reply',
     )

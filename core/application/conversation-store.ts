@@ -6,6 +6,9 @@
  */
 import {
   absorb,
+  BRIEF_PREFIX,
+  CLAIM_PREFIX,
+  RECORD_PREFIX,
   briefKey,
   claimKey,
   claimWinner,
@@ -28,7 +31,9 @@ import { describeError, within } from './deadline'
 import type { PluginState } from './plugin-state'
 
 /** How long a store call may take before the plugin goes on without it (ms). */
-export const STORE_WAIT_MS = 2_000
+export const STORE_WAIT_MS = 1_000
+/** Values of the plugin's records and briefs read per session start, for pruning. */
+export const PRUNE_READS = 200
 /** SPEC.md: at exit, and for prompt.submit, each store write waits at most 150 ms. */
 export const STORE_WAIT_EXIT_MS = 150
 
@@ -54,14 +59,26 @@ export class ConversationStore {
     private readonly state: PluginState,
   ) {}
 
+  /**
+   * One store call, bounded: `options.waitMs` (default STORE_WAIT_MS), and no more than
+   * STORE_WAIT_EXIT_MS once the store has failed to answer in time or refused a write in this process,
+   * so a slow store costs one wait, not one per call.
+   */
+  private call<T>(work: () => Promise<T>, options: StoreCallOptions = {}) {
+    const wait = Math.min(options.waitMs ?? STORE_WAIT_MS, this.state.storeSlow || this.state.storeRefused ? STORE_WAIT_EXIT_MS : Number.POSITIVE_INFINITY)
+    return within(this.clock, wait, work).then((result) => {
+      if (!result.done && result.reason === 'timeout') this.state.storeSlow = true
+      return result
+    })
+  }
+
   /** Every record of the conversation but `exceptKey`, sanitized; damaged ones are left out. */
   async readRecords(conversation: string, options: StoreCallOptions = {}): Promise<Map<string, ConversationRecord> | undefined> {
-    const wait = options.waitMs ?? STORE_WAIT_MS
-    const keys = await within(this.clock, wait, () => this.store.keys())
+    const keys = await this.call(() => this.store.keys(), options)
     if (!keys.done) return this.failed('read', keys.reason, keys.error)
     const out = new Map<string, ConversationRecord>()
     const mine = keys.value.filter((k) => parseRecordKey(k)?.conversation === conversation && k !== this.state.recordKey)
-    const values = await within(this.clock, wait, () => Promise.all(mine.map((k) => this.store.get(k))))
+    const values = await this.call(() => Promise.all(mine.map((k) => this.store.get(k))), options)
     if (!values.done) return this.failed('read', values.reason, values.error)
     let damaged = false
     mine.forEach((key, i) => {
@@ -115,9 +132,7 @@ export class ConversationStore {
 
   /** Stores `value` under `key` within the wait; false (and one log line) when refused. */
   async write(key: string, value: unknown, options: StoreCallOptions = {}): Promise<boolean> {
-    // Once the store has refused or timed out a write, the next ones wait no longer than at exit.
-    const wait = Math.min(options.waitMs ?? STORE_WAIT_MS, this.state.storeRefused ? STORE_WAIT_EXIT_MS : Number.POSITIVE_INFINITY)
-    const result = await within(this.clock, wait, () => this.store.set(key, value))
+    const result = await this.call(() => this.store.set(key, value), options)
     if (result.done) return true
     this.failed('write', result.reason, result.error)
     return false
@@ -132,7 +147,7 @@ export class ConversationStore {
     const now = await this.clock.now()
     const key = claimKey(conversation, segment, now, this.entropy.randomHex(8))
     if (!(await this.write(key, true, options))) return { won: false, refused: true }
-    const keys = await within(this.clock, options.waitMs ?? STORE_WAIT_MS, () => this.store.keys())
+    const keys = await this.call(() => this.store.keys(), options)
     if (!keys.done) {
       this.failed('read', keys.reason, keys.error)
       return { won: false, refused: true }
@@ -141,7 +156,7 @@ export class ConversationStore {
   }
 
   async readBrief(venture: string): Promise<CachedBrief | undefined> {
-    const value = await within(this.clock, STORE_WAIT_MS, () => this.store.get(briefKey(venture)))
+    const value = await this.call(() => this.store.get(briefKey(venture)))
     return value.done ? sanitizeCachedBrief(value.value) : this.failed('read', value.reason, value.error)
   }
 
@@ -162,13 +177,17 @@ export class ConversationStore {
   async prune(): Promise<number> {
     const { conversationKey, recordKey } = this.state
     if (conversationKey === undefined || recordKey === undefined) return 0
-    const keys = await within(this.clock, STORE_WAIT_MS, () => this.store.keys())
+    const keys = await this.call(() => this.store.keys())
     if (!keys.done) return 0
-    const values = new Map<string, unknown>()
-    const wanted = keys.value.filter((k) => k !== recordKey)
-    const read = await within(this.clock, STORE_WAIT_MS, () => Promise.all(wanted.map((k) => this.store.get(k))))
+    // Only the plugin's own keys; claims are judged by their key alone, records and briefs by their
+    // value, of which at most PRUNE_READS are read per start (a store of thousands of keys costs no more).
+    const ours = keys.value.filter((k) => k !== recordKey && (k.startsWith(RECORD_PREFIX) || k.startsWith(BRIEF_PREFIX) || k.startsWith(CLAIM_PREFIX)))
+    const wanted = ours.filter((k) => !k.startsWith(CLAIM_PREFIX)).slice(0, PRUNE_READS)
+    const read = await this.call(() => Promise.all(wanted.map((k) => this.store.get(k))))
     if (!read.done) return 0
-    wanted.forEach((k, i) => values.set(k, read.value[i]))
+    const values = new Map<string, unknown>()
+    const byKey = new Map(wanted.map((k, i) => [k, read.value[i]]))
+    for (const k of ours) if (k.startsWith(CLAIM_PREFIX) || byKey.has(k)) values.set(k, byKey.get(k) ?? true)
     const now = await this.clock.now()
     const plan = planPrune(now, values, recordKey, conversationKey)
     const folded = new Set<string>()
@@ -196,7 +215,7 @@ export class ConversationStore {
     const remove = [...folded, ...plan.remove.filter((k) => !foldable.has(k))]
     let removed = 0
     for (const key of remove) {
-      const done = await within(this.clock, STORE_WAIT_MS, () => this.store.delete(key))
+      const done = await this.call(() => this.store.delete(key))
       if (done.done) removed++
     }
     if (claimed !== undefined) {

@@ -6,6 +6,7 @@
  */
 import { allow, addEntry, noteSession } from '../domain/conversation'
 import { compileGuard, guardQuestion, parseDecisionEntries, parseNonGoals, stopReason, type CompiledGuard, type GlobCompiler, type GuardRecord } from '../domain/decision'
+import { withoutControls } from '../domain/item'
 import { relativeToProject } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
@@ -49,7 +50,8 @@ export class GuardEdit {
     try {
       answer = await this.host.ask(guardQuestion(path, matches), [ALLOW, STOP])
     } catch (error) {
-      this.host.log(`Hark: ${path} is covered by ${titles(matches)}, but the question could not be shown (${describeError(error)}); the edit goes ahead.`)
+      const line = `Hark: ${path} is covered by ${titles(matches)}, but the question could not be shown (${describeError(error)}); the edit goes ahead.`
+      this.host.log(withoutControls(line).replace(/[\r\n\t]+/g, ' '))
       return { go: true }
     }
     if (answer === ALLOW) {

@@ -89,10 +89,19 @@ export class HandOff {
     const sent = await this.hark.endSession(buildHandoff(venture, work, notes, this.settings.accessKey), { timeoutMs: await this.timeLeft(deadline) })
     if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
     // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.
-    this.host.log(`Hark: end_session failed (${sent.detail}); asking Hark to draft the handoff from repo activity.`)
+    // One log line tells the whole story.
     const left = await this.timeLeft(deadline)
-    if (left <= 0) return { kind: 'failed', tool: 'end_session', detail: sent.detail, work }
-    return this.finish('session_stopped', work, await this.hark.sessionStopped(venture, { timeoutMs: left }))
+    if (left <= 0) {
+      this.host.log(`Hark: end_session failed (${sent.detail}), and no exit time was left to ask Hark to draft the handoff instead.`)
+      return { kind: 'failed', tool: 'end_session', detail: sent.detail, work }
+    }
+    const stopped = await this.hark.sessionStopped(venture, { timeoutMs: left })
+    if (!stopped.ok) {
+      this.host.log(`Hark: end_session failed (${sent.detail}), and so did session_stopped (${stopped.detail}); Hark's idle sweep drafts the handoff.`)
+      return { kind: 'failed', tool: 'session_stopped', detail: stopped.detail, work }
+    }
+    this.host.log(`Hark: end_session failed (${sent.detail}); Hark drafts the handoff from repo activity instead.`)
+    return this.finish('session_stopped', work, stopped)
   }
 
   private async finish(tool: 'end_session' | 'session_stopped' | 'close_session', work: Work, result: HarkResult<void>): Promise<HandoffOutcome> {

@@ -74,15 +74,15 @@ export class HarkCommand {
     const venture = this.state.project?.venture ?? ''
     const result = await this.hark.listCandidates(venture)
     if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).`
-    const items = result.value
+    const { items, total } = result.value
     const now = await this.clock.now()
     const state = this.state.view?.status?.state ?? this.state.brief?.handoffState ?? 'Open'
-    await this.store.save((record) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: items.length, at: now } }))
+    await this.store.save((record) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: Math.min(total, 9_999), at: now } }))
     this.briefs.showStatus()
-    if (items.length === 0) return `No proposals wait for a person in ${venture}.`
+    if (total === 0) return `No proposals wait for a person in ${venture}.`
     const lines = items.slice(0, 50).map((item) => `- ${describeItem(item)}`)
-    if (items.length > 50) lines.push(`- and ${items.length - 50} more`)
-    return `${items.length} proposal${items.length === 1 ? '' : 's'} wait${items.length === 1 ? 's' : ''} for a person in ${venture}:\n${lines.join('\n')}`
+    if (total > lines.length) lines.push(`- and ${total - lines.length} more`)
+    return `${total} proposal${total === 1 ? '' : 's'} wait${total === 1 ? 's' : ''} for a person in ${venture}:\n${lines.join('\n')}`
   }
 
   /** SPEC.md: prints the link (asking get_venture once when the file holds a code); starts no program. */

@@ -55,6 +55,8 @@ export class PluginState {
   moved = false
   /** The store refused a write: this process hands off its own work (SPEC.md, Limits). */
   storeRefused = false
+  /** The store failed to answer in time once: later calls wait no longer than at exit. */
+  storeSlow = false
   /** The store's trouble has been logged once already. */
   storeWarned = false
   /** A damaged record of this conversation has been logged once already. */

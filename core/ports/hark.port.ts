@@ -33,8 +33,11 @@ export interface HarkGateway {
   getBrief(venture: string, options?: HarkCallOptions): Promise<HarkResult<Brief>>
   /** `list_journal_entries {venture, kind: "decision", limit: 200}`: the entries as Hark sent them (untrusted). */
   listDecisions(venture: string, options?: HarkCallOptions): Promise<HarkResult<readonly unknown[]>>
-  /** `list_candidates {venture}`: the proposals waiting for a person. */
-  listCandidates(venture: string, options?: HarkCallOptions): Promise<HarkResult<readonly Item[]>>
+  /**
+   * `list_candidates {venture}`: the proposals waiting for a person (the first 200, readable), and how
+   * many there are in all (HARK-API.md: each entry and each proposed build-state change counts).
+   */
+  listCandidates(venture: string, options?: HarkCallOptions): Promise<HarkResult<{ readonly items: readonly Item[]; readonly total: number }>>
   /** `get_venture {id_or_code}`: the project's id (a UUID), when Hark names one. */
   getVenture(idOrCode: string, options?: HarkCallOptions): Promise<HarkResult<string | undefined>>
   endSession(args: EndSessionArgs, options?: HarkCallOptions): Promise<HarkResult<void>>

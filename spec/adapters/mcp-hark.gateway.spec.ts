@@ -101,6 +101,14 @@ describe('the Hark MCP client', () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ entries: [{ title: 'A' }, { text: 'B', why: 'because' }, 7], build_state_fields: [{ field: 'next_up' }] }))
     const out = await new McpHarkGateway(endpoint, clock(), identity).listCandidates('V-012')
-    expect(out).toEqual({ ok: true, value: [{ title: 'A' }, { title: 'B', why: 'because' }, { title: 'Change to next_up' }] })
+    expect(out).toEqual({ ok: true, value: { items: [{ title: 'A' }, { title: 'B', why: 'because' }, { title: 'Change to next_up' }], total: 4 } })
   })
+})
+
+test('list_candidates: 500 proposals count as 500, the first 200 readable', async () => {
+  const endpoint = td.object<HarkEndpoint>()
+  td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ entries: Array.from({ length: 500 }, (_, i) => ({ title: `P${i}` })) }))
+  const out = await new McpHarkGateway(endpoint, clock(), identity).listCandidates('V-012')
+  expect(out.ok && out.value.total).toBe(500)
+  expect(out.ok && out.value.items.length).toBe(200)
 })
