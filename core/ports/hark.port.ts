@@ -4,6 +4,7 @@
  * value, never a throw.
  */
 import type { Brief } from '../domain/brief'
+import type { HandoffPayload } from '../domain/handoff'
 import type { Item } from '../domain/item'
 
 /** How a request failed: no answer in time; no connection; or Hark answered with an error. */
@@ -18,15 +19,8 @@ export interface HarkCallOptions {
   readonly timeoutMs?: number
 }
 
-/** `end_session`'s arguments (SPEC.md: The handoff). */
-export interface EndSessionArgs {
-  readonly venture: string
-  readonly what_i_did: string
-  readonly what_changed: string
-  readonly whats_next: string
-  readonly links: readonly string[]
-  readonly watch_out_for?: string
-}
+/** `end_session`'s arguments (SPEC.md: The handoff), as the domain builds them. */
+export type EndSessionArgs = HandoffPayload
 
 export interface HarkGateway {
   /** `get_agent_brief {venture, depth: "compact"}`. */
