@@ -106,25 +106,84 @@ line('  of which: a file a record covers', time((i) => guard.match(hits[i % hits
 console.log(`  (records matched per path: misses ${misses.map((p) => guard.match(p).length).join(' ')}; hits ${hits.map((p) => guard.match(p).length).join(' ')})`)
 console.log('')
 
-// Upper bounds: every record at the glob cap, and globs at the complexity cap against a hostile name.
+// Upper bound of a plausible guard: every record at the glob cap (folders, extensions in a folder,
+// extensions anywhere, braces, a route group), within every cap of GUARD_LIMITS.
+const wideGlob = (i, j) => [`src/m${i}/p${j}/**`, `m${i}/*.e${j}`, `*.x${i % 64}`, `lib/{a,b}${i}/**`][j % 4]
 const wide = Array.from({ length: 200 }, (_, i) => ({
   key: `id:w${i}`, kind: 'decision', title: `W${i}`,
-  scope: { paths: Array.from({ length: 16 }, (_, j) => (j % 2 ? `src/m${i}/p${j}/**` : `*.e${i}x${j}`)), areas: [] },
+  scope: { paths: Array.from({ length: 16 }, (_, j) => wideGlob(i, j)), areas: [] },
 }))
+{
+  const names = new Set(wide.flatMap((r) => r.scope.paths.flatMap((g) => domain.prepareGlob(g).patterns.flatMap((p) => p.split('/')))))
+  const wild = [...names].filter((n) => /[*?[]/.test(n) && n !== '**').length
+  console.log(`200 records × 16 globs: ${wide.length * 16} globs, ${wild} distinct wildcard names (cap ${domain.GUARD_LIMITS.wildcardNamesPerGuard})`)
+}
 line('compile 200 records × 16 globs (the per-record cap)', time(() => compileGuard(wide, compile), 30))
 const wideGuard = compileGuard(wide, compile)
 line('check one edit against 200 records × 16 globs', time((i) => wideGuard.match(editPaths[i % editPaths.length]), 5_000))
 
-// The slowest globs the limits let through (GUARD_LIMITS), all different (so none is shared) and
-// made only of text the path holds (so the plain-text check lets every one reach its regex), on
-// paths built to make them backtrack. No real project looks like this; it bounds what one could cost.
-const shapes = [(j, k) => `**/*${'a'.repeat(j)}*/**/${'a'.repeat(k)}`, (j, k) => `**/${'a'.repeat(j)}*/**/*${'a'.repeat(k)}b`]
-const hostile = Array.from({ length: 200 }, (_, i) => ({
-  key: `id:h${i}`, kind: 'decision', title: `H${i}`,
-  scope: { paths: Array.from({ length: 16 }, (_, j) => shapes[j % 2](1 + (i % 40), 1 + ((i * 16 + j) % 50))), areas: [] },
+// ---------------------------------------------------------------------------------------------
+// Worst cases (docs/guard.md, Performance): what a hostile Hark could send, against paths built to
+// make it slow. Each row times compiling and one check cold (the first run, as a hook would meet it),
+// then the check warm. No real project looks like this; it bounds what one could cost.
+
+const { GUARD_LIMITS, prepareGlob } = domain
+const N = GUARD_LIMITS.pathLength
+const decisionWith = (key, paths) => ({ key, kind: 'decision', title: key, scope: { paths, areas: [] } })
+
+function worst(label, records, paths) {
+  let t = performance.now()
+  const guard = compileGuard(records, compile)
+  const compileMs = performance.now() - t
+  let cold = 0
+  for (const p of paths) {
+    t = performance.now()
+    guard.match(p)
+    cold = Math.max(cold, performance.now() - t)
+  }
+  const warm = paths.map((p) => time(() => guard.match(p), 20))
+  const slowest = warm.reduce((a, b) => (b.median > a.median ? b : a))
+  console.log(`${label.padEnd(66)} compile ${fmt(compileMs).padStart(9)}   check cold ${fmt(cold).padStart(9)}   warm median ${fmt(slowest.median).padStart(9)}   max ${fmt(slowest.max).padStart(9)}`)
+}
+
+// Paths at the 1,024-character limit: one long name, many one-letter names, names of 2, 20 and 60
+// letters, each ending in letters no glob below expects where it stands.
+const hostilePaths = (tail = 'y') => [
+  `${'a'.repeat(N - tail.length)}${tail}`,
+  `${'a/'.repeat((N - tail.length) / 2)}${tail}`.slice(0, N),
+  `${'aa/'.repeat(Math.floor((N - tail.length) / 3))}${tail}`,
+  `${`${'a'.repeat(20)}/`.repeat(Math.floor((N - tail.length) / 21))}${tail}`,
+  `${`${'a'.repeat(60)}/`.repeat(Math.floor((N - tail.length) / 61))}${tail}`,
+  `${'a/'.repeat(200)}${'a'.repeat(N - 400 - tail.length)}${tail}`,
+]
+
+// The tester's globs (extglobs that backtracked for 27 s and over 10 minutes): now refused when read.
+const tester = ['@(|?)'.repeat(32) + '[0-9]', '@(|?)'.repeat(36) + '[0-9]', '?(a)'.repeat(40) + 'b']
+console.log(`the tester's globs are ${tester.map((g) => (prepareGlob(g) === undefined ? 'refused' : 'KEPT')).join(', ')}`)
+worst("the tester's globs, vs src/authenticationservicehandler.ts", [decisionWith('t', tester)], ['src/authenticationservicehandler.ts', ...hostilePaths()])
+
+// The slowest single globs found (spec/core/decision.spec.ts fuzzes thousands more): four names with
+// two `*` runs (the per-glob cap), each tried on a 1,000-letter name; sixteen wildcard names between two
+// `**`, each tried at every name of the path; a long run of names between two `**`.
+const singles = [
+  ['4 costly names, each vs a 1,000-letter name', '{*a*[b],*a*[b]?,*a*[b]??,*a*[b]???}', 'y'],
+  ['16 wildcard names between `**`, vs 512 names', '**/{?a,a?}{?,??,???,????,?????,??????,???????,????????}/**', 'y'],
+  ['15 names between `**`, 16 ways', `**/${'a/'.repeat(13)}{b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q}/**`, 'by'],
+  ['16 brackets after a `*`, 16 ways', `**/*${'[a]'.repeat(16)}{b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q}/**`, 'bcdefghijklmnopqy'],
+]
+for (const [label, glob, tail] of singles) worst(`worst single glob: ${label}`, [decisionWith('s', [glob])], hostilePaths(tail))
+
+// A whole guard built to fill the caps, in the order that costs most: 400 records (200 decisions, 200
+// non-goals) of 16 globs. The costly names first (each tried on the long name), then wildcard names
+// that fail on every short name (each tried at every name, between two `**`), then runs of up to 14
+// names between two `**` that fail at their last name, then plain globs up to 6,400.
+const globs = []
+for (let k = 0; k < GUARD_LIMITS.costlyNamesPerGuard; k++) globs.push(`*a*${'[b]'.repeat(1 + (k % 8))}${'?'.repeat(Math.floor(k / 8))}`)
+for (let k = 0; k < GUARD_LIMITS.wildcardNamesPerGuard - GUARD_LIMITS.costlyNamesPerGuard; k++) globs.push(`[!b]${'?'.repeat(1 + (k % 48))}${'[a]'.repeat(Math.floor(k / 48))}`)
+for (let a = 1; a <= 13; a++) for (let j = 1; j <= 48; j++) globs.push(`**/${'a/'.repeat(a)}${'?'.repeat(j)}b/**`)
+for (let k = 0; globs.length < 6_400; k++) globs.push(`**/a${k}/**`)
+const filled = Array.from({ length: GUARD_LIMITS.compiledRecords }, (_, i) => ({
+  ...decisionWith(`f${i}`, globs.slice(i * 16, i * 16 + 16)),
+  kind: i < 200 ? 'decision' : 'non-goal',
 }))
-const hostileGuard = compileGuard(hostile, compile)
-const hostilePaths = [`${'a/'.repeat(511)}y`, `${'a'.repeat(60)}/`.repeat(16) + 'y', `${'a'.repeat(20)}/`.repeat(48) + 'ab/y']
-for (const p of hostilePaths) hostileGuard.match(p)
-const hostileLabels = ['one-letter folders', '16 folders of 60 letters', '48 folders of 20 letters']
-hostilePaths.forEach((p, n) => line(`worst case: 200 × 16 hostile globs, ${hostileLabels[n]}`, time(() => hostileGuard.match(p), 5)))
+worst('worst guard: 400 records × 16 globs filling every cap', filled, hostilePaths('by'))

@@ -114,3 +114,29 @@ describe('a store crowded by other programs', () => {
     expect(world.logs.filter((l) => l.includes('plugin store'))).toHaveLength(1)
   })
 })
+
+describe('input built to make a hook run for seconds', () => {
+  test('a scope glob built to backtrack: the edit is checked in milliseconds', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    world.hark.venture.decisions = [
+      { id: 'x1', title: 'Extglob', why: 'x', status: 'accepted', scope: { paths: ['@(|?)'.repeat(32) + '[0-9]'] } },
+      { id: 'x2', title: 'Nested', why: 'x', status: 'accepted', scope: { paths: ['?(a)'.repeat(40) + 'b', '*a*/*a*'] } },
+    ]
+    await startSession($)
+    const started = performance.now()
+    await $.tool.call({ tool: 'Edit', file_path: `${PROJECT}/src/authenticationservicehandler.ts`, old_string: 'a', new_string: 'b' })
+    await $.tool.call({ tool: 'Edit', file_path: `${PROJECT}/${'a'.repeat(400)}/${'a'.repeat(400)}`, old_string: 'a', new_string: 'b' })
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+
+  test('a final answer of 200 KB of key prefixes: turn.complete settles quickly and the handoff still goes out', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    await write($, 'src/a.ts')
+    const started = performance.now()
+    await $.turn.complete({ answer: 'sk-'.repeat(66_000), durationMs: 1, isAborted: false, turnId: 't', reason: 'answer' })
+    expect(performance.now() - started).toBeLessThan(2_000)
+    await end($)
+    expect(world.hark.callsTo('end_session')).toHaveLength(1)
+  })
+})

@@ -10,17 +10,15 @@
  * - `basename: false`: picomatch's basename mode tests the file name alone even for globs with a
  *   slash (with it, `src/db/**` no longer covers `src/db/x.sql`), so the domain gives a slash-less glob
  *   its .gitignore meaning itself (`*.sql` becomes `**` + `/*.sql`).
- * - `noextglob`, `nobrace`: picomatch turns extglobs (`@(a|b)`, `*(a)`, `+(a)`) and braces into regex
- *   groups and quantifiers, and a hostile one backtracks for minutes on a plain path. The domain reads
- *   braces and the two bounded extglobs itself and hands picomatch one pattern per alternative, with
- *   every other special character escaped (`decision.ts`, prepareGlob); these two options make sure
- *   picomatch never builds a group from what is left.
+ * - `noextglob`: picomatch compiles extglobs (`@(a|b)`, `?(a)`, `*(a)`, `+(a)`, `!(a)`) to nested regex
+ *   groups, and a hostile one backtracks for minutes on an ordinary path. The domain reads braces and
+ *   the two bounded extglobs (`@( )`, `?( )`) itself, refuses the others, escapes every other special
+ *   character, and hands picomatch one name at a time (`decision.ts`, prepareGlob and PatternTable);
+ *   this option is the second lock.
  */
-export const GLOB_OPTIONS: Readonly<{ dot: boolean; nocase: boolean; basename: boolean; noextglob: boolean; nobrace: boolean }> =
-  Object.freeze({
-    dot: true,
-    nocase: true,
-    basename: false,
-    noextglob: true,
-    nobrace: true,
-  })
+export const GLOB_OPTIONS: Readonly<{ dot: boolean; nocase: boolean; basename: boolean; noextglob: boolean }> = Object.freeze({
+  dot: true,
+  nocase: true,
+  basename: false,
+  noextglob: true,
+})

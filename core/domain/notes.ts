@@ -4,6 +4,12 @@
  * and the user's own access key become `[redacted]`; the result is capped. Best effort by design:
  * a password written out in prose or an indented code excerpt is sent as written.
  * Pure and total: any input (even a non-string) gives a string, nothing throws.
+ *
+ * Linear time, whatever the input (docs/handoff.md, Cleaning): the input is cut to a prefix first,
+ * and no rule can rescan a long run of text at each of its positions (no unbounded look-ahead, no
+ * run of a body followed by something that can fail where the body's first characters may start
+ * another match, no two adjacent quantifiers over the same characters). spec/core/notes.spec.ts
+ * times every rule on 200 KB of its own hostile input.
  */
 
 export const REDACTED = '[redacted]'
@@ -17,17 +23,21 @@ export const MIN_ACCESS_KEY_LENGTH = 8
 /** What a cut text ends with. */
 export const CUT_MARK = '…'
 
-/** Input beyond this is dropped before cleaning (the result is capped far below it anyway). */
-const MAX_INPUT = 200_000
+/**
+ * The notes' input is cut to this many UTF-16 code units before cleaning, and a commit subject's to
+ * SUBJECT_INPUT (the results are capped far below): see clip.
+ */
+export const NOTES_INPUT = 65_536
+export const SUBJECT_INPUT = 4_096
 
 /** Claude's last complete answer → the agent notes: code omitted, secrets redacted, ≤ NOTES_LIMIT. */
 export function cleanNotes(answer: string, accessKey?: string): string {
   try {
     if (typeof answer !== 'string') return ''
-    let text = normalize(clip(answer))
+    let text = normalize(clip(answer, NOTES_INPUT))
     text = omitCodeBlocks(text)
     text = redactSecrets(text, accessKey)
-    text = text.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trim()
+    text = trimLineEnds(text).replace(/\n{3,}/g, '\n\n').trim()
     return capText(text, NOTES_LIMIT)
   } catch {
     return ''
@@ -38,7 +48,7 @@ export function cleanNotes(answer: string, accessKey?: string): string {
 export function cleanSubject(subject: string, accessKey?: string): string {
   try {
     if (typeof subject !== 'string') return ''
-    const line = normalize(clip(subject)).split('\n').find((l) => l.trim() !== '') ?? ''
+    const line = normalize(clip(subject, SUBJECT_INPUT)).split('\n').find((l) => l.trim() !== '') ?? ''
     const text = redactSecrets(line.replace(/\s+/g, ' ').trim(), accessKey)
     return capText(text, SUBJECT_LIMIT)
   } catch {
@@ -51,16 +61,19 @@ export interface SecretRule {
   readonly name: string
   readonly example: string
   readonly pattern: RegExp
+  /** A match this returns true for stays as written (a check a look-ahead would make in quadratic time). */
+  readonly keep?: (match: string) => boolean
 }
 
 /** The word boundary before a token: not preceded by a letter or digit. */
 const B = '(?<![A-Za-z0-9])'
 /** The word boundary after a fixed-length token. */
 const E = '(?![A-Za-z0-9])'
-const rule = (name: string, example: string, source: string, flags = 'g'): SecretRule => ({
+const rule = (name: string, example: string, source: string, keep?: (match: string) => boolean): SecretRule => ({
   name,
   example,
-  pattern: new RegExp(source, flags),
+  pattern: new RegExp(source, 'g'),
+  ...(keep === undefined ? {} : { keep }),
 })
 
 /**
@@ -68,8 +81,9 @@ const rule = (name: string, example: string, source: string, flags = 'g'): Secre
  * (`desk-lamp`, `sk-learn`, `npm_config_…`, `ghp_config`).
  */
 export const TOKEN_RULES: readonly SecretRule[] = [
-  // The body must hold an upper-case letter or a digit: real keys do, hyphenated words don't.
-  rule('OpenAI / Anthropic API key', 'sk-ant-api03-…, sk-proj-…', `${B}sk-(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]{20,}`),
+  // The body must hold an upper-case letter or a digit: real keys do, hyphenated words don't (checked
+  // on the match: as a look-ahead it rescanned the rest of the run at each `sk-`, 38 s on `sk-sk-sk-…`).
+  rule('OpenAI / Anthropic API key', 'sk-ant-api03-…, sk-proj-…', `${B}sk-[A-Za-z0-9_-]{20,}`, (m) => !/[A-Z0-9]/.test(m.slice(3))),
   rule('Stripe secret or restricted key', 'sk_live_…, sk_test_…, rk_live_…', `${B}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`),
   rule('Stripe webhook secret', 'whsec_…', `${B}whsec_[A-Za-z0-9+/=]{20,}`),
   rule('GitHub token', 'ghp_…, gho_…, ghu_…, ghs_…, ghr_…', `${B}gh[pousr]_[A-Za-z0-9]{20,}`),
@@ -78,7 +92,8 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   rule('Slack token', 'xoxb-…, xoxp-…, xoxa-…, xapp-…', `${B}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`),
   rule('npm token', 'npm_ + 36 letters and digits', `${B}npm_[A-Za-z0-9]{36}${E}`),
   rule('AWS access key id', 'AKIA…, ASIA… (+16)', `${B}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}${E}`),
-  rule('JSON Web Token', 'eyJ….eyJ….…', `${B}eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`),
+  // Not after `-` or `_` either: in a run like `eyJ-eyJ-…` each `eyJ` would rescan the run for its `.`.
+  rule('JSON Web Token', 'eyJ….eyJ….…', `(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`),
   rule('Google API key', 'AIza…', `${B}AIza[0-9A-Za-z_-]{35}`),
   rule('Google OAuth secret or token', 'GOCSPX-…, ya29.…', `${B}(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\\.[0-9A-Za-z_-]{20,})`),
   rule('SendGrid API key', 'SG.….…', `${B}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}`),
@@ -109,12 +124,12 @@ export const TOKEN_RULES: readonly SecretRule[] = [
 /** Webhook URLs whose path is the secret: the host stays, the path goes. */
 const WEBHOOKS = /\b(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)[A-Za-z0-9/_-]+/gi
 
-/** PEM private keys (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), from BEGIN to END. */
-const PEM_BLOCK =
-  /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/gi
+/** PEM private keys (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), from BEGIN to END (see redactPemBlocks). */
+const PEM_BEGIN = /-----BEGIN[ A-Z0-9]{0,64}PRIVATE KEY(?: BLOCK)?-----/gi
+const PEM_END = /-----END[ A-Z0-9]{0,64}PRIVATE KEY(?: BLOCK)?-----/gi
 /** A PEM private key cut off before its END line: the BEGIN line and the key-like lines after it. */
 const PEM_OPEN =
-  /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[^\n]*(?:\n(?:[ \t]*[A-Za-z0-9+/=\\]+[ \t]*|[ \t]*(?:Proc-Type|DEK-Info|Version|Comment|Hash):[^\n]*|[ \t]*)(?=\n|$))*/gi
+  /-----BEGIN[ A-Z0-9]{0,64}PRIVATE KEY(?: BLOCK)?-----[^\n]*(?:\n(?:[ \t]*[A-Za-z0-9+/=\\]+[ \t]*|[ \t]*(?:Proc-Type|DEK-Info|Version|Comment|Hash):[^\n]*|[ \t]*)(?=\n|$))*/gi
 /** A PuTTY private key file. */
 const PUTTY = /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g
 
@@ -125,8 +140,8 @@ const AUTHORIZATION =
 const BEARER = /\b(Bearer\s+)([A-Za-z0-9\-._~+/]{16,}=*)/g
 /** `curl -u user:password`: the password goes. */
 const CURL_USER = /((?:^|\s)(?:-u|--user)[\s=]+["']?)([^\s:"']+):([^\s"']+)/g
-/** `scheme://user:password@host`: user and host stay, the password goes. */
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@"'`<>]*):([^\s/?#"'`<>]+)@(?=[^\s@]*[A-Za-z0-9\]])/gi
+/** `scheme://user:password@host`: user and host stay, the password goes. The scheme is at most 32 characters. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s:/?#@"'`<>]*):([^\s/?#"'`<>]+)@(?=[^\s@]*[A-Za-z0-9\]])/gi
 
 /** A setting's name is secret when it contains one of these (SPEC.md: KEY, SECRET, TOKEN, PASSWORD; plus three more). */
 const SECRET_WORDS = /key|secret|token|password|passwd|passphrase|credential/i
@@ -158,31 +173,50 @@ const EXPRESSION = '\\$\\{\\{[^}\\n]*\\}\\}'
 const ASSIGNMENT = new RegExp(`(?<![A-Za-z0-9_.$-])(${NAME})([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${EXPRESSION}|[^\\s'"\`;&<>]+)`, 'g')
 /** `name: value` (YAML, headers), `"name": "value"` (JSON), `**Name:** value`. */
 const COLON = new RegExp(
-  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):(?!//)([ \\t]*(?:\\*\\*|__)?[ \\t]*)(${QUOTED}|${EXPRESSION}|[^\\s'"\`,;{}\\[\\]]+)`,
+  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):(?!//)([ \\t]*(?:(?:\\*\\*|__)[ \\t]*)?)(${QUOTED}|${EXPRESSION}|[^\\s'"\`,;{}\\[\\]]+)`,
   'g',
 )
 /** `--password value` (a long flag, then a value that is not another flag). */
 const FLAG_VALUE = new RegExp(`(?<![A-Za-z0-9_-])(--[A-Za-z][A-Za-z0-9_.-]*)([ \\t]+)(${QUOTED}|[^\\s'"\`;&|<>-][^\\s'"\`;&|<>]*)`, 'g')
-/** What may follow an unquoted value on its line for it to count as the whole value. */
-const LINE_END = /^[\s`'".,;)\]}]*(?:(?:#|\/\/).*)?$/
+/** What may follow an unquoted value on its line for it to count as the whole value: these, then a comment or the line end. */
+const AFTER_VALUE = /[\s`'".,;)\]}]/
 
 /** The redaction alone. */
 export function redactSecrets(text: string, accessKey?: string): string {
   try {
     if (typeof text !== 'string') return ''
     let out = redactAccessKey(text, accessKey)
-    out = out.replace(PEM_BLOCK, REDACTED).replace(PEM_OPEN, REDACTED).replace(PUTTY, REDACTED)
+    out = redactPemBlocks(out).replace(PEM_OPEN, REDACTED).replace(PUTTY, REDACTED)
     out = out.replace(AUTHORIZATION, (_m, head: string, scheme: string | undefined) => `${head}${scheme === undefined ? '' : `${scheme} `}${REDACTED}`)
     out = out.replace(BEARER, (m, head: string, token: string) => (/\d/.test(token) ? head + REDACTED : m))
     out = out.replace(CURL_USER, (_m, head: string, user: string) => `${head}${user}:${REDACTED}`)
     out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`)
     out = out.replace(WEBHOOKS, (_m, head: string) => head + REDACTED)
-    for (const r of TOKEN_RULES) out = out.replace(r.pattern, REDACTED)
+    for (const r of TOKEN_RULES) out = r.keep === undefined ? out.replace(r.pattern, REDACTED) : out.replace(r.pattern, (m) => (r.keep?.(m) === true ? m : REDACTED))
     out = redactSettings(out)
     return out
   } catch {
     return ''
   }
+}
+
+/**
+ * Each BEGIN … PRIVATE KEY line to the first END line after it, found in one pass: an END search
+ * starts where the previous block ended, and once one finds nothing no later BEGIN can have an END.
+ */
+function redactPemBlocks(text: string): string {
+  let out = ''
+  let at = 0
+  PEM_BEGIN.lastIndex = 0
+  for (let begin = PEM_BEGIN.exec(text); begin !== null; begin = PEM_BEGIN.exec(text)) {
+    PEM_END.lastIndex = begin.index + begin[0].length
+    const end = PEM_END.exec(text)
+    if (end === null) break
+    out += text.slice(at, begin.index) + REDACTED
+    at = end.index + end[0].length
+    PEM_BEGIN.lastIndex = at
+  }
+  return out + text.slice(at)
 }
 
 function redactAccessKey(text: string, accessKey: string | undefined): string {
@@ -198,23 +232,28 @@ function redactSettings(text: string): string {
     const q = value[0]
     return (q === '"' || q === "'") && value.length >= 2 && value.endsWith(q) ? `${q}${REDACTED}${q}` : REDACTED
   }
-  const restOfLine = (s: string, from: number): string => {
-    const nl = s.indexOf('\n', from)
-    return s.slice(from, nl < 0 ? s.length : nl)
+  /** Whether only closing punctuation, then a comment or the line end, follows `from`. */
+  const endsLine = (s: string, from: number): boolean => {
+    for (let i = from; i < s.length; i++) {
+      const c = s[i] as string
+      if (c === '\n' || c === '#' || (c === '/' && s[i + 1] === '/')) return true
+      if (!AFTER_VALUE.test(c)) return false
+    }
+    return true
   }
   const quoted = (v: string): boolean => /^["']/.test(v)
 
   let out = text.replace(ASSIGNMENT, (m, name: string, before: string, after: string, value: string, offset: number, s: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
     // `name = value` with spaces reads like prose unless the value is quoted or ends the line.
-    if ((before !== '' || after !== '') && !quoted(value) && !LINE_END.test(restOfLine(s, offset + m.length))) return m
+    if ((before !== '' || after !== '') && !quoted(value) && !endsLine(s, offset + m.length)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
   })
   out = out.replace(COLON, (m, q: string, name: string, _b: string, _a: string, value: string, offset: number, s: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
     // A bare `Name: value` needs the value to end its line (`Password: the one in the vault` stays);
     // a quoted name (JSON) or a quoted value is a setting wherever it stands.
-    if (q === '' && !quoted(value) && !LINE_END.test(restOfLine(s, offset + m.length))) return m
+    if (q === '' && !quoted(value) && !endsLine(s, offset + m.length)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
   })
   out = out.replace(FLAG_VALUE, (m, name: string, _s: string, value: string) => {
@@ -304,18 +343,58 @@ function continuesGrapheme(text: string, i: number): boolean {
   )
 }
 
-/** Unix line ends; no ANSI escapes or control characters; no lone surrogates. */
+/**
+ * Terminal escape sequences, in their 7-bit and C1 forms: strings (OSC, DCS, SOS, PM, APC: `ESC ]8;;url`)
+ * up to their terminator (BEL or ST) or the line end; CSI (`ESC [31m`); any other `ESC` sequence.
+ * Each alternative always matches from its start, so the pass is linear.
+ */
+const ESCAPES = /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)?|(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?|\u001b[ -/]*[0-~]?/g
+/** C0 controls but newline and tab, DEL, C1 controls, and bidi controls (marks, embeddings, overrides, isolates). */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/** Unix line ends; no escape sequences, control or bidi characters; no lone surrogates. */
 function normalize(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+    .replace(ESCAPES, '')
+    .replace(CONTROLS, '')
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
 }
 
-/** The input up to MAX_INPUT, cut at a line end so no secret is cut in half. */
-function clip(text: string): string {
-  if (text.length <= MAX_INPUT) return text
-  const nl = text.lastIndexOf('\n', MAX_INPUT)
-  return text.slice(0, nl > 0 ? nl : MAX_INPUT)
+/**
+ * `text` cut to at most `max` UTF-16 code units, before any cleaning, where the cut can't leave part
+ * of a secret the cleaning would have caught: at the last line end within it (no secret value the
+ * rules catch spans a line end, and a private key cut between its lines is still caught from its BEGIN
+ * line); when a single line runs past `max`, at its last white space or quote before `max` that is
+ * outside any quoted value (a token holds neither, and a quoted value is then whole or gone). A quote
+ * opens a value only where a value can start, not after a letter or digit (`don't` opens nothing).
+ */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text
+  const lineEnd = Math.max(text.lastIndexOf('\n', max), text.lastIndexOf('\r', max))
+  if (lineEnd >= 0) return text.slice(0, lineEnd)
+  let cut = 0
+  let open = '' // the quote a quoted value opened, until it closes (`\"` doesn't close `"`)
+  for (let i = 0; i <= max; i++) {
+    const c = text[i] as string
+    const quote = c === '"' || c === "'"
+    if (open === '') {
+      if (quote || c === ' ' || c === '\t' || (c > '~' && /\s/.test(c))) cut = i
+      if (quote && !/[\p{L}\p{N}]/u.test(text[i - 1] ?? ' ')) open = c
+    } else if (c === '\\' && open === '"') i++
+    else if (c === open) open = ''
+  }
+  return text.slice(0, cut)
+}
+
+/** Trailing spaces and tabs off every line (a loop: `/[ \t]+$/gm` rescans a long run of spaces at each of its positions). */
+function trimLineEnds(text: string): string {
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string
+    let end = line.length
+    while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--
+    if (end < line.length) lines[i] = line.slice(0, end)
+  }
+  return lines.join('\n')
 }

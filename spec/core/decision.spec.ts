@@ -27,6 +27,9 @@ const decision = (scope: ScopeInput, title = 'D', key = `title:${title}`): Guard
   scope: { paths: scope.paths ?? [], areas: scope.areas ?? [] },
 })
 
+/** A seeded generator, so every random case is the same on every run. */
+const seeded = (seed: number) => (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+
 /** Whether one record with this scope covers `path`. */
 const covers = (scope: ScopeInput, path: string, compiler: GlobCompiler = compile): boolean =>
   compileGuard([decision(scope)], compiler).match(path).length === 1
@@ -243,9 +246,26 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     [{ paths: ['app/[slug]/**'] }, 'app/[slug]/page.tsx', true],
     [{ paths: ['src/a|b'] }, 'b', false], // `|` is not a regex alternation
     [{ paths: ['src/a|b'] }, 'src/a|b', true],
-    [{ paths: ['src/{db,billing}/**'] }, 'src/billing/x.ts', true], // braces still expand
-    [{ paths: ['src/@(db|sql)/**'] }, 'src/sql/x.ts', true], // extglobs still work
-    [{ paths: ['src/!(gen)/**'] }, 'src/gen/x.ts', false],
+    [{ paths: ['app/[...slug]/**'] }, 'app/[...slug]/page.tsx', true], // catch-all routes too
+    [{ paths: ['app/[[...slug]]/**'] }, 'app/[[...slug]]/page.tsx', true],
+    [{ paths: ['[!a]*.ts'] }, 'b.ts', true], // `[!…]` and `[^…]` negate
+    [{ paths: ['[!a]*.ts'] }, 'a.ts', false],
+    [{ paths: ['[[:digit:]]*.sql'] }, 'db/001.sql', true],
+    [{ paths: ['src/{db,billing}/**'] }, 'src/billing/x.ts', true], // braces expand
+    [{ paths: ['*.{ts,tsx}'] }, 'src/a.tsx', true],
+    [{ paths: ['{src/db,*.sql}'] }, 'lib/x.sql', true], // each alternative read on its own
+    [{ paths: ['{src/db,*.sql}'] }, 'lib/src/db/x.ts', false],
+    [{ paths: ['v{1..3}/**'] }, 'v2/x.ts', true], // ranges
+    [{ paths: ['v{1..3}/**'] }, 'v4/x.ts', false],
+    [{ paths: ['v{0..9}/**'] }, 'v7/x.ts', true],
+    [{ paths: ['{a..z}?/**'] }, 'q1/x.ts', true],
+    [{ paths: ['src/@(db|sql)/**'] }, 'src/sql/x.ts', true], // `@(a|b)` is `{a,b}`
+    [{ paths: ['src/?(legacy-)db/**'] }, 'src/legacy-db/x.ts', true], // `?(a)` is `{,a}`
+    [{ paths: ['src/?(legacy-)db/**'] }, 'src/db/x.ts', true],
+    [{ paths: ['src/!(gen)/**'] }, 'src/app/x.ts', false], // `!( )` is refused: the glob is skipped
+    [{ paths: ['a+b/**', '@x/**', 'a,b/**'] }, 'a+b/x', true], // other syntax characters are literal
+    [{ paths: ['a+b/**'] }, 'aab/x', false],
+    [{ paths: ['**/a/**/a/**/b'] }, 'x/a/y/a/z/b', true], // any number of `**`
     // exclusions
     [{ paths: ['src/**', '!src/gen/**'] }, 'src/gen/x.ts', false],
     [{ paths: ['src/**', '!src/gen/**'] }, 'src/app/x.ts', true],
@@ -255,6 +275,9 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     // paths the lead may still hand over unnormalised
     [{ paths: ['src/db/**'] }, './src/db/x.ts', true],
     [{ paths: ['src/db/**'] }, 'src\\db\\x.ts', true],
+    [{ paths: ['src/db/**'] }, 'src/db/../db/./x.ts', true], // `.` and `..` are resolved
+    [{ paths: ['src/db/**'] }, 'src/db/../api/x.ts', false],
+    [{ paths: ['**'] }, '../outside/x.ts', false], // above the project root: not in the project
   ] as const)('%j covers %s: %s', (scope, path, expected) => {
     expect(covers(scope, path)).toBe(expected)
   })
@@ -275,7 +298,7 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
       if (g.includes('bad')) throw new Error('refused')
       return compile(g)
     }
-    const guard = compileGuard([decision({ paths: ['bad/**', 'src/db/**'] })], refusing)
+    const guard = compileGuard([decision({ paths: ['bad*/**', 'src/db/**'] })], refusing)
     expect(guard.match('src/db/x.ts')).toHaveLength(1)
     expect(guard.match('bad/x.ts')).toEqual([])
   })
@@ -284,38 +307,76 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     const refusing: GlobCompiler = () => {
       throw new Error('refused')
     }
-    expect(compileGuard([decision({ paths: ['a/**'], areas: ['billing'] })], refusing).match('src/billing/x.ts')).toHaveLength(1)
-    expect(compileGuard([decision({ paths: ['a/**'] })], refusing).match('a/x.ts')).toEqual([])
+    expect(compileGuard([decision({ paths: ['a*/**'], areas: ['billing'] })], refusing).match('src/billing/x.ts')).toHaveLength(1)
+    expect(compileGuard([decision({ paths: ['a*/**'] })], refusing).match('a/x.ts')).toEqual([])
   })
 
   test('a compiler that returns junk, or whose matcher throws, never throws out of the guard', () => {
     const junk = (() => 'nope') as unknown as GlobCompiler
-    expect(compileGuard([decision({ paths: ['a/**'] })], junk).match('a/x.ts')).toEqual([])
+    expect(compileGuard([decision({ paths: ['a*/**'] })], junk).match('a/x.ts')).toEqual([])
     const throwing: GlobCompiler = () => () => {
       throw new Error('boom')
     }
-    const guard = compileGuard([decision({ paths: ['a/**'] }), decision({ areas: ['a'] }, 'E')], throwing)
+    const guard = compileGuard([decision({ paths: ['a*/**'] }), decision({ areas: ['a'] }, 'E')], throwing)
     expect(guard.match('a/x.ts').map((r) => r.title)).toEqual(['E'])
   })
 
+  test('plain names never reach the compiler: they are compared as text', () => {
+    const names: string[] = []
+    const recording: GlobCompiler = (g) => (names.push(g), compile(g))
+    const guard = compileGuard([decision({ paths: ['src/db/**', 'app/(auth)/**', '**/__tests__/**/*.test.*'] })], recording)
+    expect(names).toEqual(['*.test.*'])
+    expect(guard.match('app/(auth)/page.tsx')).toHaveLength(1)
+    expect(guard.match('SRC/DB/x.sql')).toHaveLength(1)
+  })
+
   test.each([
-    // the limits keep a regex from backtracking for long (docs/guard.md, Performance)
-    ['*.test.*', true], // `**/*.test.*`: two `*` runs in a segment, three wildcards in all
-    ['*a*a*b', false], // three runs in one segment: 0.2 s on a long name
+    // what keeps a glob cheap (docs/guard.md, Limits and Performance)
+    ['*.test.*', true], // two `*` runs in a name
+    ['*a*a*b', false], // three runs in one name: its regex tries every split (75 ms on a 1,024-letter name)
     ['src/*a*a*b/**', false],
-    ['packages/*/src/**/*.ts', true], // three wildcards
-    ['**/__tests__/**/*.test.*', true], // four
-    ['**/db/**/*_*.sql', true], // four
-    ['**/a/**/a/**/b', false], // three `**`: 85 ms on a deep 1,024-character path
-    ['**/*a*/**/*a*b', false],
-    ['src/**/a/**/b/**', true], // a trailing `/**` is free
-    ['**/*a*/', false], // the folder form adds `/**/*`
+    ['packages/*/src/**/*.ts', true],
+    ['**/__tests__/**/*.test.*', true],
+    ['**/db/**/*_*.sql', true],
+    ['**/a/**/a/**/b', true], // names are matched one by one: any number of `**` costs one pass
+    ['**/*a*/**/*a*b', true],
+    ['*a*/*a*', true], // was 130 ms as one regex on two 500-letter names; now two separate names
+    ['**/*a*/', true],
     ['src/../etc/**', false],
+    [`${'a/'.repeat(15)}b`, true], // 16 names
+    [`${'a/'.repeat(16)}b`, false], // 17
+    [`*${'[a]'.repeat(16)}`, true], // 16 brackets in a name
+    [`*${'[a]'.repeat(17)}`, false],
+    // extglobs: `@( )` and `?( )` are read as braces; the others are refused
+    ['src/@(db|sql)/**', true],
+    ['?(a)b', true],
+    ['src/!(gen)/**', false],
+    ['!(gen)/**', false],
+    ['*(a)b', false],
+    ['+(a)b', false],
+    ['@(|?)'.repeat(32) + '[0-9]', false], // the tester's globs: 2^32 alternatives (27 s per check before)
+    ['?(a)'.repeat(40) + 'b', false], // 2^40 (over 10 minutes before)
+    // braces: at most 16 alternatives, nested at most 4 deep
+    ['{1..16}', true],
+    ['{1..17}', false],
+    ['{1..1000}', false],
+    ['{a..z}/**', true], // a range of single characters is the class `[a-z]`
+    ['{a,b}{c,d}{e,f}{g,h}', true],
+    ['{a,b}{c,d}{e,f}{g,h}{i,j}', false],
+    ['{a,{b,{c,{d,e}}}}', true],
+    ['{a,{b,{c,{d,{e,f}}}}}', false],
+    // names with a wildcard per glob: at most 32, of which 4 with two `*` runs
+    ['{*a*b,*a*c,*a*d,*a*e}', true],
+    ['{*a*b,*a*c,*a*d,*a*e,*a*f}', false],
+    // bracket expressions a regex can't hold
+    ['[z-a]', false],
+    ['[[:foo:]]', false],
+    ['[\u{1F600}]', false],
   ])('glob %s is kept: %s', (glob, kept) => {
     expect(prepareGlob(glob) !== undefined).toBe(kept)
   })
 
-  test('what the compiler is given: the .gitignore-like rewrite', () => {
+  test('what the compiler is given: the .gitignore-like rewrite, braces expanded, syntax escaped', () => {
     expect(prepareGlob('src/db/**')).toEqual({ exclude: false, patterns: ['src/db/**'] })
     expect(prepareGlob('*.sql')).toEqual({ exclude: false, patterns: ['**/*.sql', '**/*.sql/**'] })
     expect(prepareGlob('src/db/')).toEqual({ exclude: false, patterns: ['src/db/**/*'] })
@@ -324,27 +385,40 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     expect(prepareGlob('SRC/DB/**')).toEqual({ exclude: false, patterns: ['src/db/**'] })
     expect(prepareGlob('**')).toEqual({ exclude: false, patterns: ['**'] })
     expect(prepareGlob('   ')).toBeUndefined()
+    expect(prepareGlob('src/{api,web}/**')).toEqual({ exclude: false, patterns: ['src/api/**', 'src/web/**'] })
+    expect(prepareGlob('{a,b}.ts')!.patterns).toEqual(['**/a.ts', '**/a.ts/**', '**/b.ts', '**/b.ts/**'])
+    expect(prepareGlob('v{08..10}/**')!.patterns).toEqual(['v08/**', 'v09/**', 'v10/**'])
+    expect(prepareGlob('src/@(db|sql)/**')!.patterns).toEqual(['src/db/**', 'src/sql/**'])
+    expect(prepareGlob('x/a+b|c@"$^,!{}/**')!.patterns).toEqual(['x/a\\+b\\|c\\@\\"\\$\\^\\,\\!\\{\\}/**'])
+    expect(prepareGlob('app/[...slug]/**')!.patterns).toEqual(['app/[\\x2e\\x2e\\x2eslug]/**'])
+    expect(prepareGlob('[!a-c]x/**')!.patterns).toEqual(['[^a-c]x/**'])
+    expect(prepareGlob('**/**/a/**/**')!.patterns).toEqual(['**/a/**'])
   })
 
-  test('the plain-text check before each regex never changes an answer', () => {
-    const globs = [
-      'src/db/**', '*.sql', 'src/*.ts', 'a-b_c.d/**', '**/x y/**', 'src/{db,api}/**', 'src/[ab]c/**', 'src/@(db|sql)/**',
-      'app/(auth)/**', '?.ts', 'src/**/test?/*.spec.*', 'lib/', 'x/**/y', '!(gen)/**', 'src/db.sql', '.env*', 'a.b.c',
-    ]
-    const paths = [
-      'src/db/x.sql', 'schema.sql', 'src/a.ts', 'a-b_c.d/e', 'q/x y/z', 'src/api/x', 'src/bc/x', 'src/sql/x', 'app/(auth)/p.tsx',
-      'a.ts', 'src/k/test1/a.spec.ts', 'lib/x', 'x/y', 'x/q/y', 'gen/x', 'src/db.sql', '.env.local', 'a.b.c', 'A.B.C', 'other',
-    ]
-    for (const glob of globs) {
-      const prepared = prepareGlob(glob)!
-      for (const path of paths) {
-        const direct = prepared.patterns.some((p) => picomatch(p, GLOB_OPTIONS)(path.toLowerCase()))
-        expect([glob, path, covers({ paths: [glob] }, path)]).toEqual([glob, path, direct])
+  test('matching name by name gives the answers picomatch gives on the whole pattern (seeded, 2,000 globs)', () => {
+    const rand = seeded(11)
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T
+    const atoms = ['a', 'b', '.', '-', '/', '/', '/', '*', '*', '**', '?', '[ab]', '[a-c]', '[!a]', '{a,b}', '{,a}', '{a,b/c}', '@(a|b)', '?(a)', '(', ')', '|', '+', '{1..3}', '!', '@', '[', ']', '**/', '/**', 'x.ts', '.env', '[slug]', '[...slug]']
+    const names = ['a', 'b', 'ab', 'ba', '.a', 'x.ts', 'a.b', '[slug]', '[...slug]', '(a)', 'a|b', 'a+b', '1', '2', 'c', '.env', '.env.local', '!a', '@a', '{a}', 'a,b', 'b-a', 'aa', 'bb']
+    let compared = 0
+    for (let k = 0; k < 2_000; k++) {
+      let glob = Array.from({ length: 1 + Math.floor(rand() * 8) }, () => pick(atoms)).join('')
+      if (rand() < 0.15) glob = `!${glob}`
+      const prepared = prepareGlob(glob)
+      if (prepared === undefined) continue
+      const guard = compileGuard([decision({ paths: [glob] })], compile)
+      const whole = prepared.patterns.map((p) => picomatch(p, GLOB_OPTIONS))
+      for (let t = 0; t < 10; t++) {
+        const path = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => pick(names)).join('/')
+        const direct = whole.some((m) => m(path)) !== prepared.exclude // an exclusion alone subtracts from every path
+        expect([glob, path, guard.match(path).length === 1]).toEqual([glob, path, direct])
+        compared++
       }
     }
-  })
+    expect(compared).toBeGreaterThan(10_000)
+  }, 60_000)
 
-  test('a pattern several records share is compiled once and tested once per edit', () => {
+  test('a name several records share is compiled once and tested once per name of the path', () => {
     let compiled = 0
     let tested = 0
     const counting: GlobCompiler = (g) => {
@@ -352,12 +426,12 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
       const m = compile(g)
       return (p) => (tested++, m(p))
     }
-    const guard = compileGuard(Array.from({ length: 50 }, (_, i) => decision({ paths: ['src/db/**'] }, `D${i}`)), counting)
-    expect(compiled).toBe(1)
-    expect(guard.match('src/db/x.ts')).toHaveLength(50)
-    expect(tested).toBe(1)
-    expect(guard.match('lib/x.ts')).toHaveLength(0)
-    expect(tested).toBe(1) // `lib/x.ts` lacks the text `src`: the regex never runs
+    const guard = compileGuard(Array.from({ length: 50 }, (_, i) => decision({ paths: ['src/db/*.sql', `src/*.sql`] }, `D${i}`)), counting)
+    expect(compiled).toBe(1) // `*.sql`; `src` and `db` are plain
+    expect(guard.match('src/db/x.sql')).toHaveLength(50)
+    expect(tested).toBe(1) // `*.sql` against `x.sql` once, for both patterns and all 50 records
+    expect(guard.match('lib/x.sql')).toHaveLength(0)
+    expect(tested).toBe(1) // `lib/x.sql` lacks the text `src`: no name is tested
   })
 
   test('matches come back in the order given, each record once', () => {
@@ -588,4 +662,115 @@ describe('the question and the deny text (SPEC.md: the question lists every matc
     expect(() => stopReason(null as never, [null, 5, {}] as never)).not.toThrow()
     expect(guardQuestion('a.ts', [{ ...raw, scope: null } as never])).toContain('• Decision: Raw SQL, no ORM')
   })
+})
+
+describe('hostile globs (docs/guard.md, Performance): nothing Hark sends makes one check slow', () => {
+  /**
+   * The bound asserted on one compile and one check. A safety net only: a case over it is measured
+   * again twice, so a garbage-collection pause is not a failure; the real figures come from
+   * scripts/bench-guard.mjs (a hostile glob costs at most about 1 ms there).
+   */
+  const BOUND_MS = 50
+  const timed = (run: () => void): number => {
+    let best = Number.POSITIVE_INFINITY
+    for (let attempt = 0; attempt < 3 && best >= BOUND_MS; attempt++) {
+      const started = performance.now()
+      run()
+      best = Math.min(best, performance.now() - started)
+    }
+    return best
+  }
+
+  // Every picomatch feature, and the shapes that made its regexes backtrack: extglobs, nested and
+  // repeated braces, ranges, POSIX classes, negation, `**` chains, `?` runs, regex syntax.
+  const ATOMS = [
+    'a', 'a', 'b', '.', '-', '_', '/', '/', '//', './', '../', '*', '*', '**', '***', '?', '??????',
+    '[a]', '[ab]', '[a-z]', '[!a]', '[^a]', '[[:alpha:]]', '[[:punct:]]', '[]a]', '[a-]', '[', ']', '[/]',
+    '{a,b}', '{,a}', '{a,aa}', '{*,a}', '{**,a}', '{1..9}', '{a..z}', '{1..1000}', '{01..10..2}', '{', '}', ',',
+    '{a,{b,{c,d}}}', '{a/b,c}', '@(a|b)', '?(a)', '?(*)', '@(|?)', '*(a)', '+(a)', '!(a)', '@(a|@(b|c))',
+    '(', ')', '|', '+', '$', '^', '"', '\\', '(?=a)', '{2}', '{2,}', '.*', '(a+)+', '*a', 'a*', '?a', 'a?',
+  ]
+
+  function hostileGlob(rand: () => number): string {
+    const pick = (): string => ATOMS[Math.floor(rand() * ATOMS.length)] as string
+    const unit = Array.from({ length: 1 + Math.floor(rand() * 4) }, pick).join('')
+    const repeats = rand() < 0.5 ? 1 + Math.floor(rand() * 6) : Math.floor(rand() * 80)
+    const glob = `${rand() < 0.3 ? pick() : ''}${unit.repeat(Math.max(1, repeats))}${rand() < 0.5 ? pick() : ''}`
+    return glob.slice(0, GUARD_LIMITS.globLength)
+  }
+
+  /** Long, repetitive, near-miss paths at the 1,024-character limit, built from the glob's own text. */
+  function hostilePaths(glob: string): string[] {
+    const n = GUARD_LIMITS.pathLength
+    const text = glob.toLowerCase().replace(/[^a-z0-9._-]/g, '') || 'a'
+    const fill = (unit: string, tail: string): string => `${unit.repeat(Math.ceil(n / unit.length)).slice(0, n - tail.length)}${tail}`
+    return [
+      'src/authenticationservicehandler.ts',
+      fill('a', 'y'),
+      fill('a/', 'y'),
+      fill('aa/', 'y'),
+      fill(`${'a'.repeat(20)}/`, 'y'),
+      fill(`${'a'.repeat(60)}/`, `${text.slice(0, 40)}y`),
+      fill(text, 'y'),
+      fill(`${text}/`, 'y'),
+      fill(text.slice(0, 1), `${text}y`),
+      fill(`${text.slice(0, 1)}/`, text),
+      fill('a/', '../y'),
+      `${'a/'.repeat(200)}${fill('a', `${text}y`).slice(0, n - 400)}`,
+    ]
+  }
+
+  test('3,000 seeded hostile globs × 12 hostile paths: each compile and each check under 50 ms', () => {
+    const rand = seeded(20_240_611)
+    let kept = 0
+    let worst = { ms: 0, glob: '', path: '' }
+    for (let k = 0; k < 3_000; k++) {
+      const glob = hostileGlob(rand)
+      if (prepareGlob(glob) !== undefined) kept++
+      let guard = compileGuard([decision({ paths: [glob] })], compile)
+      const compileMs = timed(() => (guard = compileGuard([decision({ paths: [glob] })], compile)))
+      if (compileMs > worst.ms) worst = { ms: compileMs, glob, path: '(compile)' }
+      for (const path of hostilePaths(glob)) {
+        const ms = timed(() => guard.match(path))
+        if (ms > worst.ms) worst = { ms, glob, path }
+      }
+    }
+    expect(worst.ms, `slowest: ${JSON.stringify(worst)}`).toBeLessThan(BOUND_MS)
+    expect(kept).toBeGreaterThan(300) // the generator reaches the matcher, not only the refusals
+  }, 120_000)
+
+  test('reading a glob is never slow either: nested, unclosed and repeated groups', () => {
+    const shapes = ['{['.repeat(128), '[{'.repeat(128), '{a,['.repeat(64), '@(['.repeat(85), '{'.repeat(256), '[[:'.repeat(85), '['.repeat(256), '{,'.repeat(128), '{a,b}'.repeat(51), '@(a|'.repeat(51), '{[(@(|,'.repeat(36), '{a}'.repeat(85), `${'[a-'.repeat(85)}]`]
+    for (const glob of shapes) {
+      expect([glob, timed(() => prepareGlob(glob)) < BOUND_MS]).toEqual([glob, true])
+      expect([glob, timed(() => compileGuard([decision({ paths: [glob] })], compile).match(`${'a/'.repeat(500)}y`)) < BOUND_MS]).toEqual([glob, true])
+    }
+  }, 30_000)
+
+  test("the tester's globs are refused when read, so a check of any path costs nothing", () => {
+    for (const glob of ['@(|?)'.repeat(32) + '[0-9]', '@(|?)'.repeat(36) + '[0-9]', '?(a)'.repeat(40) + 'b']) {
+      expect(prepareGlob(glob)).toBeUndefined()
+      const guard = compileGuard([decision({ paths: [glob] })], compile)
+      for (const path of ['src/authenticationservicehandler.ts', ...hostilePaths(glob)]) {
+        expect(timed(() => guard.match(path))).toBeLessThan(BOUND_MS)
+        expect(guard.match(path)).toEqual([])
+      }
+    }
+  })
+
+  test('a whole guard filling every cap (400 records × 16 globs) compiles and checks within the hook budget', () => {
+    const globs: string[] = []
+    for (let k = 0; k < GUARD_LIMITS.costlyNamesPerGuard; k++) globs.push(`*a*${'[b]'.repeat(1 + (k % 8))}${'?'.repeat(Math.floor(k / 8))}`)
+    for (let k = 0; k < GUARD_LIMITS.wildcardNamesPerGuard - GUARD_LIMITS.costlyNamesPerGuard; k++) globs.push(`[!b]${'?'.repeat(1 + (k % 48))}${'[a]'.repeat(Math.floor(k / 48))}`)
+    for (let a = 1; a <= 13; a++) for (let j = 1; j <= 48; j++) globs.push(`**/${'a/'.repeat(a)}${'?'.repeat(j)}b/**`)
+    for (let k = 0; globs.length < 6_400; k++) globs.push(`**/a${k}/**`)
+    const records = Array.from({ length: GUARD_LIMITS.compiledRecords }, (_, i) => decision({ paths: globs.slice(i * 16, i * 16 + 16) }, `F${i}`))
+    let guard = compileGuard([], compile)
+    const compileMs = timed(() => (guard = compileGuard(records, compile)))
+    const n = GUARD_LIMITS.pathLength
+    const paths = [`${'a'.repeat(n - 2)}by`, `${'a/'.repeat(n / 2 - 1)}by`, `${'aa/'.repeat(340)}by`, `${'a/'.repeat(200)}${'a'.repeat(n - 402)}by`]
+    const checkMs = Math.max(...paths.map((p) => timed(() => guard.match(p))))
+    // bench-guard.mjs: about 250 ms to compile and 90 ms for a first check on this machine class.
+    expect(compileMs + checkMs).toBeLessThan(2_500)
+  }, 30_000)
 })
