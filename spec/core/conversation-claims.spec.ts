@@ -1,3 +1,4 @@
+import { CONV, OTHER } from '../support'
 /**
  * Store keys and claim arbitration (SPEC.md: What it stores — `c:<conversation key>:<load time>:<random>`,
  * `brief:<project code>`, `handoff:<conversation key>:<segment>:<time>:<random>`; One conversation,
@@ -15,8 +16,6 @@ import {
   recordKey,
 } from '../../core/domain/conversation'
 
-const CONV = 'a'.repeat(64)
-const OTHER = 'b'.repeat(64)
 
 describe('record keys', () => {
   test('round-trip', () => {

@@ -1,3 +1,4 @@
+import { CONV, ID1, ID2, ID3 } from '../support'
 /**
  * The merge of a conversation's records (SPEC.md: What it stores; One conversation, several
  * processes): segments, the Hark session's open/closed state, lists, notes, times, the conversation
@@ -22,10 +23,6 @@ import {
   type ConversationRecord,
 } from '../../core/domain/conversation'
 
-const CONV = 'a'.repeat(64)
-const ID1 = '1'.repeat(32)
-const ID2 = '2'.repeat(32)
-const ID3 = '3'.repeat(32)
 const K1 = recordKey(CONV, 1_000, 'k1')
 const K2 = recordKey(CONV, 2_000, 'k2')
 const K3 = recordKey(CONV, 3_000, 'k3')

@@ -1,3 +1,4 @@
+import { CONV, OTHER } from '../support'
 /**
  * Pruning at session start (SPEC.md: What it stores, "How long it keeps things"): records not saved
  * for 14 days; this conversation's other records idle for 30 minutes (folded first); briefs fetched
@@ -16,8 +17,6 @@ import {
   recordKey,
 } from '../../core/domain/conversation'
 
-const CONV = 'a'.repeat(64)
-const OTHER = 'b'.repeat(64)
 const ID = '1'.repeat(32)
 const DAY = 86_400_000
 const now = 400 * DAY

@@ -1,3 +1,4 @@
+import { CONV, ID1, ID2, file } from '../support'
 import { describe, expect, test } from 'vitest'
 import {
   absorb,
@@ -22,12 +23,8 @@ import {
   type ConversationRecord,
 } from '../../core/domain/conversation'
 
-const CONV = 'a'.repeat(64)
-const ID1 = '1'.repeat(32)
-const ID2 = '2'.repeat(32)
 const K1 = recordKey(CONV, 1_000, 'aaaa1111')
 const K2 = recordKey(CONV, 2_000, 'bbbb2222')
-const file = (path: string) => ({ kind: 'file', path }) as const
 const test_ = (runner: string, result: 'passed' | 'failed' | 'unknown' = 'passed') => ({ kind: 'test', runner, result }) as const
 
 describe('keys', () => {

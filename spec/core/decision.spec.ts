@@ -1,3 +1,4 @@
+import { timedBest } from '../support'
 import { describe, expect, test } from 'vitest'
 import picomatch from '../../vendor/picomatch.js'
 import {
@@ -671,15 +672,7 @@ describe('hostile globs (docs/guard.md, Performance): nothing Hark sends makes o
    * scripts/bench-guard.mjs (a hostile glob costs at most about 1 ms there).
    */
   const BOUND_MS = 50
-  const timed = (run: () => void): number => {
-    let best = Number.POSITIVE_INFINITY
-    for (let attempt = 0; attempt < 3 && best >= BOUND_MS; attempt++) {
-      const started = performance.now()
-      run()
-      best = Math.min(best, performance.now() - started)
-    }
-    return best
-  }
+  const timed = (run: () => void): number => timedBest(run, BOUND_MS)
 
   // Every picomatch feature, and the shapes that made its regexes backtrack: extglobs, nested and
   // repeated braces, ranges, POSIX classes, negation, `**` chains, `?` runs, regex syntax.

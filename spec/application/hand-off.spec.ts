@@ -1,0 +1,88 @@
+// The handoff's timing at exit (docs/SPEC.md, The handoff): each request stops waiting 0.4 s before the
+// exit window ends; session_stopped only when end_session failed other than by timing out and time is
+// left. The engine's test kit cannot shorten its 10 s exit budget, so these rules are pinned here, with
+// the use case over faked ports (testdouble) and a clock that moves only when a port says so.
+import * as td from 'testdouble'
+import { afterEach, describe, expect, test } from 'vitest'
+import { BriefService } from '../../core/application/brief-service'
+import { ConversationStore } from '../../core/application/conversation-store'
+import { HandOff } from '../../core/application/hand-off'
+import { PluginState } from '../../core/application/plugin-state'
+import { addEntry, mergeConversation, newRecord, recordKey } from '../../core/domain/conversation'
+import type { Clock } from '../../core/ports/clock.port'
+import type { Entropy } from '../../core/ports/entropy.port'
+import type { HarkCallOptions, HarkGateway } from '../../core/ports/hark.port'
+import type { Host } from '../../core/ports/host.port'
+import type { KeyValueStore } from '../../core/ports/store.port'
+import { CONV, file, ID1 } from '../support'
+
+const START = 1_000_000
+const WINDOW = 1_500
+
+/** A clock at START that store calls move by `storeMs` each; waits never end on their own. */
+function world(storeMs: number) {
+  let now = START
+  const clock: Clock = { now: async () => now, sleep: (_ms, signal) => new Promise((done) => signal?.addEventListener('abort', () => done())) }
+  const data = new Map<string, unknown>()
+  const store: KeyValueStore = {
+    get: async (k) => ((now += storeMs), data.get(k)),
+    set: async (k, v) => void ((now += storeMs), data.set(k, JSON.parse(JSON.stringify(v)))),
+    delete: async (k) => void ((now += storeMs), data.delete(k)),
+    keys: async () => ((now += storeMs), [...data.keys()]),
+  }
+  const entropy: Entropy = { randomHex: (n) => 'c'.repeat(n), sha256: async () => CONV }
+  const host = td.object<Host>()
+  const hark = td.object<HarkGateway>()
+  const state = new PluginState()
+  const key = recordKey(CONV, START, 'aaaa')
+  const record = addEntry(newRecord(ID1), file('src/a.ts'), START)
+  Object.assign(state, { phase: 'active', project: { venture: 'V-012', root: '/p', file: '/p/.hark/project' }, conversationKey: CONV, recordKey: key })
+  state.record = record
+  state.view = mergeConversation(key, record, new Map())
+  const conversations = new ConversationStore(store, clock, entropy, host, state)
+  const settings = {}
+  const briefs = new BriefService(state, settings, hark, conversations, clock, host)
+  const handOff = new HandOff(state, hark, conversations, clock, host, briefs, settings)
+  return { handOff, hark, host, elapsed: () => now - START }
+}
+
+afterEach(() => td.reset())
+
+describe('at exit', () => {
+  test('end_session may wait the rest of the window less 0.4 s; after a time-out, no retry and no session_stopped', async () => {
+    const w = world(10)
+    const limits: (number | undefined)[] = []
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenDo(async (_args: unknown, options: HarkCallOptions) => {
+      limits.push(options.timeoutMs)
+      return { ok: false, kind: 'timeout', detail: 'no answer within 1.0 s' }
+    })
+    const out = await w.handOff.run(START + WINDOW)
+    expect(out.kind).toBe('failed')
+    // The store calls before it (refresh, claim, mark) took this long; the request gets what is left less 0.4 s.
+    const before = w.elapsed()
+    expect(limits).toEqual([WINDOW - 400 - before])
+    td.verify(w.hark.sessionStopped(td.matchers.anything(), td.matchers.anything()), { times: 0 })
+  })
+
+  test('end_session refused with time left: session_stopped, limited the same way', async () => {
+    const w = world(10)
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: false, kind: 'refused', detail: 'HTTP 500' })
+    const limits: (number | undefined)[] = []
+    td.when(w.hark.sessionStopped('V-012', td.matchers.anything())).thenDo(async (_v: string, options: HarkCallOptions) => {
+      limits.push(options.timeoutMs)
+      return { ok: true, value: undefined }
+    })
+    const out = await w.handOff.run(START + WINDOW)
+    expect(out).toMatchObject({ kind: 'sent', tool: 'session_stopped' })
+    expect(limits[0]).toBeLessThanOrEqual(WINDOW - 400)
+  })
+
+  test('end_session refused with no exit time left: no session_stopped, one log line', async () => {
+    // Store calls of 150 ms each eat the window before the request.
+    const w = world(150)
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: false, kind: 'refused', detail: 'HTTP 500' })
+    await w.handOff.run(START + 1_000)
+    td.verify(w.hark.sessionStopped(td.matchers.anything(), td.matchers.anything()), { times: 0 })
+    td.verify(w.host.log(td.matchers.contains('no exit time was left')), { times: 1 })
+  })
+})
