@@ -1,11 +1,12 @@
 // What several specs share: conversation fixtures and a timing safety net.
+import type { ConversationId, ConversationKey } from '../core/domain/conversation'
 
 /** A conversation key, another one, and conversation ids (hex of the right lengths). */
-export const CONV = 'a'.repeat(64)
-export const OTHER = 'b'.repeat(64)
-export const ID1 = '1'.repeat(32)
-export const ID2 = '2'.repeat(32)
-export const ID3 = '3'.repeat(32)
+export const CONV = 'a'.repeat(64) as ConversationKey
+export const OTHER = 'b'.repeat(64) as ConversationKey
+export const ID1 = '1'.repeat(32) as ConversationId
+export const ID2 = '2'.repeat(32) as ConversationId
+export const ID3 = '3'.repeat(32) as ConversationId
 
 /** A work entry for an edited file. */
 export const file = (path: string) => ({ kind: 'file', path }) as const

@@ -4,7 +4,7 @@
 // below is a chain of tests, one test per process, over one Conversation (tests/world.ts) that carries
 // the store and the time from one process to the next. See docs/engine.md.
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { claimKey, recordKey } from '../core/domain/conversation'
+import { claimKey, recordKey, type ConversationKey } from '../core/domain/conversation'
 import { Conversation, conversationKey, createWorld, FakeStore, hark, KEY, PROJECT, settle, sizes, STARTED_AT, startSession, type World } from './world'
 
 const options = { access_key: KEY }
@@ -329,7 +329,7 @@ describe('pruning at start', () => {
   const seed = async () => {
     const conv = await conversationKey()
     const store = new FakeStore()
-    const other = (i: number) => `${String(i).padStart(2, '0')}`.repeat(32)
+    const other = (i: number) => `${String(i).padStart(2, '0')}`.repeat(32) as ConversationKey
     // An idle process of this very conversation, with work not yet handed off.
     store.data.set(recordKey(conv, NOW - 2 * 3_600_000, 'idle'), {
       conversationId: ID,

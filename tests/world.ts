@@ -8,7 +8,7 @@
 import type { On } from 'claude-code'
 import { mock, type MockClock } from 'claude-code/testing'
 import { InMemoryHark } from '../adapters/fake-hark/in-memory-hark'
-import { conversationKeyInput } from '../core/domain/conversation'
+import { conversationKeyInput, type ConversationKey } from '../core/domain/conversation'
 
 export const KEY = 'hark_test_key_0123456789'
 
@@ -308,7 +308,7 @@ export async function settle(clock: MockClock, work: Promise<unknown>, maxMs = 2
 }
 
 /** The conversation key the plugin computes: SHA-256 of the project root and the first launch time. */
-export async function conversationKey(root = PROJECT, startedAt = STARTED_AT): Promise<string> {
+export async function conversationKey(root = PROJECT, startedAt = STARTED_AT): Promise<ConversationKey> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(conversationKeyInput(root, startedAt)))
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('') as ConversationKey
 }

@@ -26,6 +26,11 @@ export interface UseCases {
 }
 
 export interface Application {
-  /** The use cases for one hook call, over that call's ports. */
+  /** The use cases for one hook call, over that call's ports and the current conversation. */
   useCases(ports: EnginePorts): UseCases
+  /**
+   * The conversation ended (`/clear`, or a resume into another session): its state is dropped, and
+   * the next hook starts a new one (SPEC.md: session.end). What the load holds stays.
+   */
+  endConversation(): void
 }

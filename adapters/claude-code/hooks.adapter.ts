@@ -40,12 +40,19 @@ export async function onSessionStart(app: Application, $: EngineInterface, e: Se
 
 export async function onPromptContext(app: Application, $: EngineInterface, e: PromptContextInput, next: Next<'prompt.context'>) {
   const below = await next(e)
-  const blocks = await guarded($, app, 'prompt.context', below.blocks, (uc) => uc.context.blocks(below.blocks))
+  // In a background process the first message's context may come before session.start.
+  const blocks = await guarded($, app, 'prompt.context', below.blocks, async (uc) => {
+    await uc.start.ensureStarted()
+    return uc.context.blocks(below.blocks)
+  })
   return blocks === below.blocks ? below : { ...below, blocks: [...blocks] }
 }
 
 export async function onPromptSubmit(app: Application, $: EngineInterface, e: PromptSubmitInput, next: Next<'prompt.submit'>) {
-  await guarded($, app, 'prompt.submit', undefined, (uc) => uc.prompt.run())
+  await guarded($, app, 'prompt.submit', undefined, async (uc) => {
+    await uc.start.forPerson()
+    await uc.prompt.run()
+  })
   return next(e)
 }
 
@@ -72,7 +79,10 @@ function editedFile(e: ToolCallInput): string | undefined {
 export async function onEdit<E extends ToolCallInput>(app: Application, $: EngineInterface, e: E, next: ToolNext<E>): Promise<ToolCallResult> {
   const file = editedFile(e)
   if (file === undefined) return next(e)
-  const verdict = await guarded($, app, 'tool.call', { go: true } as const, (uc) => uc.guard.before(file))
+  const verdict = await guarded($, app, 'tool.call', { go: true } as const, async (uc) => {
+    await uc.start.ensureStarted()
+    return uc.guard.before(file)
+  })
   if (!verdict.go) return { deny: verdict.deny }
   const result = await next(e)
   if (!('deny' in result && result.deny !== undefined) && result.isError !== true) {
@@ -116,7 +126,12 @@ function bashReport(e: ToolCallInput, result: ToolCallResult): BashReport | unde
 export async function onBash<E extends ToolCallInput>(app: Application, $: EngineInterface, e: E, next: ToolNext<E>): Promise<ToolCallResult> {
   const result = await next(e)
   const report = bashReport(e, result)
-  if (report !== undefined) await guarded($, app, 'tool.call', undefined, (uc) => uc.work.bash(report))
+  if (report !== undefined) {
+    await guarded($, app, 'tool.call', undefined, async (uc) => {
+      await uc.start.ensureStarted()
+      await uc.work.bash(report)
+    })
+  }
   return result
 }
 
@@ -126,7 +141,10 @@ export async function onAgentEndSession<E extends ToolCallInput>(app: Applicatio
   const input = e as unknown as Record<string, unknown>
   const succeeded = !('deny' in result && result.deny !== undefined) && result.isError !== true
   if (succeeded && e.agentId === undefined && 'what_i_did' in input) {
-    await guarded($, app, 'tool.call', undefined, (uc) => uc.work.agentHandedOff())
+    await guarded($, app, 'tool.call', undefined, async (uc) => {
+      await uc.start.ensureStarted()
+      await uc.work.agentHandedOff()
+    })
   }
   return result
 }
@@ -152,13 +170,18 @@ export async function onSessionEnd(app: Application, $: EngineInterface, e: Sess
   const window = Number.isFinite(left) && left > 0 ? left : 1_500
   await guarded($, app, 'session.end', undefined, async (uc) => {
     await uc.handOff.run((await $.clock.now()) + window)
-    // SPEC.md: after /clear or a resume, the next conversation starts fresh.
-    if (e.reason === 'clear' || e.reason === 'resume') uc.start.reset()
   })
+  // SPEC.md: after /clear or a resume, the next conversation starts fresh.
+  if (e.reason === 'clear' || e.reason === 'resume') app.endConversation()
   return next(e)
 }
 
 export async function onHarkCommand(app: Application, $: EngineInterface, e: CommandRunInput) {
-  const text = await guarded($, app, 'command.run', 'Hark: /hark failed; see the log.', (uc) => uc.command.run(e.args))
+  const text = await guarded($, app, 'command.run', 'Hark: /hark failed; see the log.', async (uc) => {
+    const unknown = uc.command.unknown(e.args)
+    if (unknown !== undefined) return unknown
+    await uc.start.forPerson()
+    return uc.command.run(e.args)
+  })
   return { text, isTextDisplayOnly: true as const }
 }

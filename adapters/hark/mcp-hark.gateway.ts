@@ -5,8 +5,10 @@
  * 3 seconds (or the caller's shorter limit). Failures come back as values, never as throws.
  */
 import { parseBrief } from '../../core/domain/brief'
+import { parseDecisionEntries } from '../../core/domain/decision'
 import { parseItems } from '../../core/domain/item'
 import { isProjectId } from '../../core/domain/project'
+import type { ConversationId } from '../../core/domain/conversation'
 import type { Clock } from '../../core/ports/clock.port'
 import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '../../core/ports/hark.port'
 import { describeError, within } from '../../core/application/deadline'
@@ -21,7 +23,7 @@ export interface HarkEndpoint {
 export interface HarkIdentity {
   readonly accessKey: string
   /** 32 hex characters, the same in every process of the conversation. */
-  conversationId(): string
+  conversationId(): ConversationId
   /** `hark-mod/<plugin version> (claude-code/<engine version>)`. */
   userAgent(): Promise<string>
 }
@@ -46,9 +48,8 @@ export class McpHarkGateway implements HarkGateway {
     return this.map(
       await this.call('list_journal_entries', { venture, kind: 'decision', limit: 200 }, options),
       (payload) => {
-        if (Array.isArray(payload)) return payload as readonly unknown[]
-        const entries = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)['entries'] : undefined
-        return Array.isArray(entries) ? (entries as readonly unknown[]) : undefined
+        const entries = Array.isArray(payload) ? payload : typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)['entries'] : undefined
+        return Array.isArray(entries) ? parseDecisionEntries(entries) : undefined
       },
       'no entries in the reply',
     )

@@ -1,19 +1,49 @@
 /**
  * Fetching the brief and showing the status line (SPEC.md: session.start, /hark brief, the status
  * line). Used by starting, compaction and /hark.
+ *
+ * State: `BriefState` lives as long as the conversation (the brief, and whether the last fetch
+ * reached Hark); BriefService alone changes it.
  */
 import type { Brief } from '../domain/brief'
 import { statusLine } from '../domain/status'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
-import type { ConversationStore } from './conversation-store'
-import type { PluginState } from './plugin-state'
+import type { ConversationState, ConversationStore } from './conversation-store'
 import type { Settings } from './settings'
+import type { StartState } from './start-session'
+
+/** The conversation's brief. */
+export class BriefState {
+  private latest: Brief | undefined
+  private reached = false
+
+  /** The last brief this conversation got (fetched, or reused from another process). */
+  get brief(): Brief | undefined {
+    return this.latest
+  }
+  /** Whether the last brief fetch reached Hark (the status line says offline otherwise). */
+  get online(): boolean {
+    return this.reached
+  }
+
+  /** @internal BriefService's own writes. */
+  got(brief: Brief): void {
+    this.latest = brief
+    this.reached = true
+  }
+  /** @internal */
+  missed(): void {
+    this.reached = false
+  }
+}
 
 export class BriefService {
   constructor(
-    private readonly state: PluginState,
+    private readonly state: BriefState,
+    private readonly start: StartState,
+    private readonly conversation: ConversationState,
     private readonly settings: Settings,
     private readonly hark: HarkGateway,
     private readonly store: ConversationStore,
@@ -21,20 +51,23 @@ export class BriefService {
     private readonly host: Host,
   ) {}
 
+  get brief(): Brief | undefined {
+    return this.state.brief
+  }
+
   /**
    * `get_agent_brief {venture, depth: "compact"}`; on success the brief is kept, cached for the
    * project and noted in the conversation's record; on failure one log line, and the status line
    * says offline.
    */
   async fetch(why: string): Promise<HarkResult<Brief>> {
-    const project = this.state.project
+    const project = this.start.project
     if (project === undefined) return { ok: false, kind: 'refused', detail: 'no project' }
     const result = await this.hark.getBrief(project.venture)
     const now = await this.clock.now()
     if (result.ok) {
       const brief = result.value
-      this.state.brief = brief
-      this.state.online = true
+      this.state.got(brief)
       await this.store.writeBrief(project.venture, { text: brief.text, fetchedAt: now })
       await this.store.save((record) => ({
         ...record,
@@ -43,22 +76,28 @@ export class BriefService {
         status: { state: brief.handoffState, needYou: brief.openCandidates, at: now },
       }))
     } else {
-      this.state.online = false
+      this.state.missed()
       this.host.log(`Hark: could not fetch the brief ${why} (${result.detail}); the session carries on without it.`)
     }
     this.showStatus()
     return result
   }
 
+  /** SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark. */
+  reuse(brief: Brief): void {
+    this.state.got(brief)
+    this.showStatus()
+  }
+
   /** The status line for what the plugin knows now (nothing outside a Hark project). */
   showStatus(): void {
-    const project = this.state.project
+    const project = this.start.project
     if (project === undefined) return
     if (this.settings.accessKey === undefined) {
       this.host.status(statusLine({ kind: 'no-key', venture: project.venture }))
       return
     }
-    const status = this.state.view?.status ?? this.state.record?.status
+    const status = this.conversation.view?.status ?? this.conversation.record?.status
     if (!this.state.online && this.state.brief === undefined) {
       this.host.status(statusLine({ kind: 'offline', venture: project.venture }))
       return

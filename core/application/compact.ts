@@ -4,14 +4,16 @@
  * `<hark-recap>` block, Claude Code rebuilds the first message's context, and the edit guard
  * fetches the decisions again on its next edit.
  */
+import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
 import type { ConversationStore } from './conversation-store'
-import type { Host } from '../ports/host.port'
-import type { PluginState } from './plugin-state'
+import type { GuardState } from './guard-edit'
+import type { StartState } from './start-session'
 
 export class Compact {
   constructor(
-    private readonly state: PluginState,
+    private readonly start: StartState,
+    private readonly guard: GuardState,
     private readonly briefs: BriefService,
     private readonly store: ConversationStore,
     private readonly host: Host,
@@ -19,15 +21,15 @@ export class Compact {
 
   /** As the compaction starts: the brief fetch, to await once the compaction settled. */
   begin(): Promise<unknown> {
-    if (this.state.phase !== 'active') return Promise.resolve()
+    if (this.start.activeProject === undefined) return Promise.resolve()
     return this.briefs.fetch('for the compaction')
   }
 
   /** Once the compaction settled: `compacted` is false when it was skipped. */
   async end(compacted: boolean): Promise<void> {
-    if (this.state.phase !== 'active' || !compacted) return
-    this.state.decisionsStale = true
-    if (this.state.brief === undefined) return
+    if (this.start.activeProject === undefined || !compacted) return
+    this.guard.compacted()
+    if (this.briefs.brief === undefined) return
     // Strictly after the last recap given, so a compaction in the same millisecond still asks for one.
     await this.store.save((record, { now, view }) => ({ ...record, recapAt: Math.max(now, view.recapDoneAt + 1) }))
     this.host.refreshContext()

@@ -3,9 +3,19 @@
  * several processes). Reads and writes are bounded in time and never throw: a store that is slow,
  * refuses writes or holds damaged values costs one log line, and this process then hands off its
  * own work.
+ *
+ * State, by lifetime: `StoreHealth` lives as long as the plugin load (the store is the same file for
+ * every conversation of this process); `ConversationState` as long as the conversation (`/clear`
+ * ends it). Both are changed by `ConversationStore` alone, which is built afresh for each hook call
+ * over that call's store and clock.
  */
 import {
   absorb,
+  conversationIdOf,
+  newRecord,
+  noteSession,
+  recordKey as makeRecordKey,
+  type ConversationId,
   BRIEF_PREFIX,
   CLAIM_PREFIX,
   RECORD_PREFIX,
@@ -20,6 +30,7 @@ import {
   sanitizeCachedBrief,
   sanitizeRecord,
   type CachedBrief,
+  type ConversationKey,
   type ConversationRecord,
   type ConversationView,
 } from '../domain/conversation'
@@ -28,7 +39,6 @@ import type { Entropy } from '../ports/entropy.port'
 import type { Host } from '../ports/host.port'
 import type { KeyValueStore } from '../ports/store.port'
 import { describeError, within } from './deadline'
-import type { PluginState } from './plugin-state'
 
 /** How long a store call may take before the plugin goes on without it (ms). */
 export const STORE_WAIT_MS = 1_000
@@ -50,14 +60,142 @@ export interface StoreCallOptions {
   readonly waitMs?: number
 }
 
+/**
+ * This process's standing with the store, for the plugin load: its saves run one at a time, and its
+ * trouble with the store is logged once and shortens later waits. Changed by ConversationStore only.
+ */
+export class StoreHealth {
+  private chain: Promise<unknown> = Promise.resolve()
+  private slowOnce = false
+  private warnedOnce = false
+  private damageWarnedOnce = false
+
+  /** The store failed to answer in time once: later calls wait no longer than at exit. */
+  get slow(): boolean {
+    return this.slowOnce
+  }
+
+  /** Runs `work` after every save queued before it; resolves to its outcome. */
+  queue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work)
+    this.chain = run.catch(() => undefined)
+    return run
+  }
+
+  noteSlow(): void {
+    this.slowOnce = true
+  }
+
+  /** True the first time only: the store's trouble is logged once per load. */
+  firstWarning(): boolean {
+    const first = !this.warnedOnce
+    this.warnedOnce = true
+    return first
+  }
+
+  /** True the first time only: a damaged record is logged once per load. */
+  firstDamage(): boolean {
+    const first = !this.damageWarnedOnce
+    this.damageWarnedOnce = true
+    return first
+  }
+}
+
+/** What a process holds of its conversation once the conversation is open. */
+export interface OpenConversation {
+  /** SHA-256 of the project root and the first launch time; names store keys, never sent anywhere. */
+  readonly key: ConversationKey
+  /** This load's own record key, `c:<conversation key>:<load time>:<random>`. */
+  readonly recordKey: string
+  /** The Claude Code session this process runs under. */
+  readonly sessionId: string
+}
+
+/**
+ * This process's part of one conversation (SPEC.md: One conversation, several processes): its record,
+ * the merged view of every process's record, and whether the store refused it or the conversation
+ * moved to a background process. Lives until `/clear` or a resume ends the conversation. Changed by
+ * ConversationStore only (and `moved` by DetectMove through `noteMoved`); everyone else reads.
+ */
+export class ConversationState {
+  private opened: OpenConversation | undefined
+  private own: ConversationRecord | undefined
+  private merged: ConversationView | undefined
+  private refusedWrite = false
+  private movedAway = false
+
+  /** Set once the conversation is loaded from the store (SPEC.md: session.start). */
+  get open(): OpenConversation | undefined {
+    return this.opened
+  }
+  get record(): ConversationRecord | undefined {
+    return this.own
+  }
+  /** The merge of every process's record, as of this process's last save. */
+  get view(): ConversationView | undefined {
+    return this.merged
+  }
+  /** The store refused a write: this process hands off its own work (SPEC.md, Limits). */
+  get refused(): boolean {
+    return this.refusedWrite
+  }
+  /** The conversation moved to a background process: this one stays quiet at exit. */
+  get moved(): boolean {
+    return this.movedAway
+  }
+
+  /** DetectMove's finding at classic.SessionEnd. */
+  noteMoved(moved: boolean): void {
+    this.movedAway = moved
+  }
+
+  /** @internal ConversationStore's own writes. */
+  begin(open: OpenConversation, record: ConversationRecord, view: ConversationView): void {
+    this.opened = open
+    this.own = record
+    this.merged = view
+  }
+  /** @internal */
+  update(record: ConversationRecord, view?: ConversationView): void {
+    this.own = record
+    if (view !== undefined) this.merged = view
+  }
+  /** @internal */
+  see(view: ConversationView): void {
+    this.merged = view
+  }
+  /** @internal */
+  noteRefused(): void {
+    this.refusedWrite = true
+  }
+}
+
 export class ConversationStore {
   constructor(
     private readonly store: KeyValueStore,
     private readonly clock: Clock,
     private readonly entropy: Entropy,
     private readonly host: Host,
-    private readonly state: PluginState,
+    private readonly health: StoreHealth,
+    private readonly conversation: ConversationState,
   ) {}
+
+  /**
+   * SPEC.md, session.start: reads the conversation's records, keeps the conversation id the first
+   * process created (or creates it), and stores this process's merged record.
+   */
+  async open(key: ConversationKey, loadedAt: number, sessionId: string): Promise<void> {
+    const recordKey = makeRecordKey(key, loadedAt, this.entropy.randomHex(8))
+    const others = (await this.readRecords(key, recordKey)) ?? new Map<string, ConversationRecord>()
+    const record = newRecord(conversationIdOf(others) ?? (this.entropy.randomHex(32) as ConversationId))
+    this.conversation.begin({ key, recordKey, sessionId }, record, mergeConversation(recordKey, record, others))
+    await this.save((r, { now }) => noteSession(r, sessionId, now))
+  }
+
+  /** The merge of every process's record, as of this process's last save. */
+  get view(): ConversationView | undefined {
+    return this.conversation.view
+  }
 
   /**
    * One store call, bounded: `options.waitMs` (default STORE_WAIT_MS), and no more than
@@ -65,19 +203,19 @@ export class ConversationStore {
    * so a slow store costs one wait, not one per call.
    */
   private call<T>(work: () => Promise<T>, options: StoreCallOptions = {}) {
-    const wait = Math.min(options.waitMs ?? STORE_WAIT_MS, this.state.storeSlow || this.state.storeRefused ? STORE_WAIT_EXIT_MS : Number.POSITIVE_INFINITY)
+    const wait = Math.min(options.waitMs ?? STORE_WAIT_MS, this.health.slow || this.conversation.refused ? STORE_WAIT_EXIT_MS : Number.POSITIVE_INFINITY)
     return within(this.clock, wait, work).then((result) => {
-      if (!result.done && result.reason === 'timeout') this.state.storeSlow = true
+      if (!result.done && result.reason === 'timeout') this.health.noteSlow()
       return result
     })
   }
 
   /** Every record of the conversation but `exceptKey`, sanitized; damaged ones are left out. */
-  async readRecords(conversation: string, options: StoreCallOptions = {}): Promise<Map<string, ConversationRecord> | undefined> {
+  private async readRecords(conversation: ConversationKey, exceptKey: string, options: StoreCallOptions = {}): Promise<Map<string, ConversationRecord> | undefined> {
     const keys = await this.call(() => this.store.keys(), options)
     if (!keys.done) return this.failed('read', keys.reason, keys.error)
     const out = new Map<string, ConversationRecord>()
-    const mine = keys.value.filter((k) => parseRecordKey(k)?.conversation === conversation && k !== this.state.recordKey)
+    const mine = keys.value.filter((k) => parseRecordKey(k)?.conversation === conversation && k !== exceptKey)
     const values = await this.call(() => Promise.all(mine.map((k) => this.store.get(k))), options)
     if (!values.done) return this.failed('read', values.reason, values.error)
     let damaged = false
@@ -86,8 +224,7 @@ export class ConversationStore {
       if (record !== undefined) out.set(key, record)
       else if (values.value[i] !== undefined) damaged = true
     })
-    if (damaged && !this.state.damageWarned) {
-      this.state.damageWarned = true
+    if (damaged && this.health.firstDamage()) {
       this.host.log('Hark: the plugin store holds a damaged record of this conversation; it is ignored, and the work recorded elsewhere is kept.')
     }
     return out
@@ -100,9 +237,7 @@ export class ConversationStore {
    * Resolves to whether the store took the write.
    */
   save(change: RecordChange = (r) => r, options: StoreCallOptions = {}): Promise<boolean> {
-    const run = this.state.saveChain.then(() => this.saveNow(change, options))
-    this.state.saveChain = run.catch(() => undefined)
-    return run
+    return this.health.queue(() => this.saveNow(change, options))
   }
 
   /**
@@ -117,21 +252,41 @@ export class ConversationStore {
   }
 
   private async saveNow(change: RecordChange, options: StoreCallOptions): Promise<boolean> {
-    const { conversationKey, recordKey } = this.state
-    if (conversationKey === undefined || recordKey === undefined || this.state.record === undefined) return false
-    const others = (await this.readRecords(conversationKey, options)) ?? new Map<string, ConversationRecord>()
+    const open = this.conversation.open
+    const current = this.conversation.record
+    if (open === undefined || current === undefined) return false
+    const { key, recordKey } = open
+    const others = (await this.readRecords(key, recordKey, options)) ?? new Map<string, ConversationRecord>()
     const now = await this.clock.now()
-    const before = mergeConversation(recordKey, this.state.record, others)
-    this.state.record = change(this.state.record, { others, view: before, now, recordKey })
-    const view = mergeConversation(recordKey, this.state.record, others)
-    const record = absorb(this.state.record, view, now)
-    this.state.record = record
-    this.state.view = mergeConversation(recordKey, record, others)
+    const before = mergeConversation(recordKey, current, others)
+    const changed = change(current, { others, view: before, now, recordKey })
+    this.conversation.update(changed)
+    const record = absorb(changed, mergeConversation(recordKey, changed, others), now)
+    this.conversation.update(record, mergeConversation(recordKey, record, others))
     return this.write(recordKey, record, options)
   }
 
+  /**
+   * The recap was given (SPEC.md: prompt.context): the view says so at once, so a second build of the
+   * context does not repeat it while the save waits on the store (at most `waitMs`).
+   */
+  async recapGiven(waitMs: number): Promise<void> {
+    const view = this.conversation.view
+    if (view === undefined) return
+    // Once: given covers the compaction that asked (recapAt), whatever the clock says.
+    const done = view.recapAt
+    this.conversation.see({ ...view, recapDoneAt: Math.max(view.recapDoneAt, done), recapPending: false })
+    await this.saveWithin((record, { now }) => ({ ...record, recapDoneAt: Math.max(now, done) }), waitMs)
+  }
+
+  /** At exit, where no store write fits any more: the status changes in this process's memory only. */
+  noteStatus(status: NonNullable<ConversationRecord['status']>): void {
+    const record = this.conversation.record
+    if (record !== undefined) this.conversation.update({ ...record, status })
+  }
+
   /** Stores `value` under `key` within the wait; false (and one log line) when refused. */
-  async write(key: string, value: unknown, options: StoreCallOptions = {}): Promise<boolean> {
+  private async write(key: string, value: unknown, options: StoreCallOptions = {}): Promise<boolean> {
     const result = await this.call(() => this.store.set(key, value), options)
     if (result.done) return true
     this.failed('write', result.reason, result.error)
@@ -143,16 +298,18 @@ export class ConversationStore {
    * wins. `won` is false when another process's claim came first; `refused` when the store did not
    * take the claim (the caller then hands off its own work).
    */
-  async claim(conversation: string, segment: number, options: StoreCallOptions = {}): Promise<{ won: boolean; refused: boolean }> {
+  async claim(segment: number, options: StoreCallOptions = {}): Promise<{ won: boolean; refused: boolean }> {
+    const open = this.conversation.open
+    if (open === undefined) return { won: false, refused: true }
     const now = await this.clock.now()
-    const key = claimKey(conversation, segment, now, this.entropy.randomHex(8))
+    const key = claimKey(open.key, segment, now, this.entropy.randomHex(8))
     if (!(await this.write(key, true, options))) return { won: false, refused: true }
     const keys = await this.call(() => this.store.keys(), options)
     if (!keys.done) {
       this.failed('read', keys.reason, keys.error)
       return { won: false, refused: true }
     }
-    return { won: claimWinner(keys.value, conversation, segment, now) === key, refused: false }
+    return { won: claimWinner(keys.value, open.key, segment, now) === key, refused: false }
   }
 
   async readBrief(venture: string): Promise<CachedBrief | undefined> {
@@ -175,8 +332,9 @@ export class ConversationStore {
    * folded records, then opens the next segment. Without the claim it folds nothing this time.
    */
   async prune(): Promise<number> {
-    const { conversationKey, recordKey } = this.state
-    if (conversationKey === undefined || recordKey === undefined) return 0
+    const open = this.conversation.open
+    if (open === undefined) return 0
+    const { key: conversationKey, recordKey } = open
     const keys = await this.call(() => this.store.keys())
     if (!keys.done) return 0
     // Only the plugin's own keys; claims are judged by their key alone, records and briefs by their
@@ -193,8 +351,8 @@ export class ConversationStore {
     const folded = new Set<string>()
     let claimed: number | undefined
     if (plan.fold.length > 0) {
-      const segment = this.state.view?.segment ?? 0
-      const claim = await this.claim(conversationKey, segment)
+      const segment = this.conversation.view?.segment ?? 0
+      const claim = await this.claim(segment)
       if (claim.won) {
         claimed = segment
         const stored = await this.save((record, { others, view, now: at }) => {
@@ -226,9 +384,8 @@ export class ConversationStore {
   }
 
   private failed(what: 'read' | 'write', reason: 'timeout' | 'error', error: unknown): undefined {
-    if (what === 'write') this.state.storeRefused = true
-    if (this.state.storeWarned) return undefined
-    this.state.storeWarned = true
+    if (what === 'write') this.conversation.noteRefused()
+    if (!this.health.firstWarning()) return undefined
     const why = reason === 'timeout' ? 'it did not answer in time' : describeError(error)
     this.host.log(`Hark: the plugin store refused a ${what} (${why}); this session keeps its own work and hands it off itself.`)
     return undefined

@@ -6,27 +6,29 @@
  */
 import { endsWithMove, TRANSCRIPT_READ_LIMIT, TRANSCRIPT_TAIL_BYTES } from '../domain/transcript'
 import type { Files } from '../ports/files.port'
-import { STORE_WAIT_EXIT_MS, type ConversationStore } from './conversation-store'
-import type { PluginState } from './plugin-state'
+import { STORE_WAIT_EXIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
+import type { StartState } from './start-session'
 
 export class DetectMove {
   constructor(
-    private readonly state: PluginState,
+    private readonly start: StartState,
+    private readonly conversation: ConversationState,
     private readonly files: Files,
     private readonly store: ConversationStore,
   ) {}
 
   async run(transcriptPath: string | undefined): Promise<void> {
-    if (this.state.phase !== 'active') return
+    if (this.start.activeProject === undefined) return
     const tail = await this.tail(transcriptPath)
     if (tail !== undefined) {
-      this.state.moved = endsWithMove(tail)
+      this.conversation.noteMoved(endsWithMove(tail))
       return
     }
     // Refresh the view (bounded like every store call at exit), then see who carries the conversation.
     await this.store.save(undefined, { waitMs: STORE_WAIT_EXIT_MS })
-    const active = this.state.view?.active
-    this.state.moved = active !== undefined && this.state.sessionId !== undefined && active.session !== this.state.sessionId
+    const active = this.conversation.view?.active
+    const session = this.conversation.open?.sessionId
+    this.conversation.noteMoved(active !== undefined && session !== undefined && active.session !== session)
   }
 
   private async tail(path: string | undefined): Promise<string | undefined> {

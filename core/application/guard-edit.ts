@@ -3,19 +3,24 @@
  * Before an edit of a file inside the project, its path is checked on this machine against the
  * settled, scoped decisions and the non-goals; a match asks the person Allow or Stop. After a
  * successful edit, the file's path is recorded. Nothing about the edit is sent to Hark.
+ *
+ * State: `GuardState` lives as long as the conversation (the decisions, the guard compiled over
+ * them, the fetch in flight, when a fetch last failed); GuardEdit alone changes it, and a compaction
+ * asks it to fetch again through `GuardState.compacted`.
  */
 import { allow, addEntry, noteSession } from '../domain/conversation'
-import { compileGuard, guardQuestion, parseDecisionEntries, parseNonGoals, stopReason, type CompiledGuard, type GlobCompiler, type GuardRecord } from '../domain/decision'
+import type { Brief } from '../domain/brief'
+import { compileGuard, guardQuestion, parseNonGoals, stopReason, type CompiledGuard, type GlobCompiler, type GuardRecord } from '../domain/decision'
 import { withoutControls } from '../domain/item'
 import { relativeToProject } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { SessionInfo } from '../ports/session.port'
-import type { ConversationStore } from './conversation-store'
+import type { BriefState } from './brief-service'
+import type { ConversationState, ConversationStore } from './conversation-store'
 import { describeError } from './deadline'
-import type { PluginState } from './plugin-state'
-import type { StartSession } from './start-session'
+import type { StartState } from './start-session'
 
 /** SPEC.md: after a failed decision fetch, the guard uses non-goals alone and tries again a minute later. */
 export const DECISION_RETRY_MS = 60_000
@@ -25,10 +30,68 @@ export const STOP = 'Stop'
 
 export type EditVerdict = { readonly go: true } | { readonly go: false; readonly deny: string }
 
+export interface Decisions {
+  /** The settled, scoped decisions from the last good fetch. */
+  readonly records: readonly GuardRecord[]
+  /** When they were fetched (epoch ms). */
+  readonly fetchedAt: number
+}
+
+/** The edit guard's memory for one conversation. */
+export class GuardState {
+  private fetched: Decisions | undefined
+  private stale = false
+  private failedAt: number | undefined
+  private inFlight: Promise<void> | undefined
+  private compiled: { readonly decisions: Decisions | undefined; readonly brief: Brief | undefined; readonly guard: CompiledGuard } | undefined
+
+  /** SPEC.md, session.compact: the decisions are fetched again on the next edit. */
+  compacted(): void {
+    this.stale = true
+  }
+
+  /** @internal GuardEdit's own reads and writes, below. */
+  needsFetch(now: number): boolean {
+    const fresh = this.fetched !== undefined && !this.stale
+    const waiting = this.failedAt !== undefined && now - this.failedAt < DECISION_RETRY_MS
+    return !fresh && !waiting
+  }
+  /** @internal Edits running in parallel share one fetch. */
+  shareFetch(start: () => Promise<void>): Promise<void> {
+    this.inFlight ??= start().finally(() => {
+      this.inFlight = undefined
+    })
+    return this.inFlight
+  }
+  /** @internal */
+  fetchedNow(decisions: Decisions): void {
+    this.fetched = decisions
+    this.stale = false
+    this.failedAt = undefined
+  }
+  /** @internal True for the first failure of a run (one log line however long Hark stays away). */
+  fetchFailed(now: number): boolean {
+    const first = this.failedAt === undefined
+    this.failedAt = now
+    return first
+  }
+  /** @internal The guard over these decisions and this brief's non-goals, compiled once for both. */
+  guardFor(brief: Brief | undefined, compile: (records: readonly GuardRecord[]) => CompiledGuard): CompiledGuard {
+    const decisions = this.fetched
+    const kept = this.compiled
+    if (kept !== undefined && kept.decisions === decisions && kept.brief === brief) return kept.guard
+    const guard = compile([...(decisions?.records ?? []), ...parseNonGoals(brief?.nonGoals ?? [])])
+    this.compiled = { decisions, brief, guard }
+    return guard
+  }
+}
+
 export class GuardEdit {
   constructor(
-    private readonly state: PluginState,
-    private readonly start: StartSession,
+    private readonly state: GuardState,
+    private readonly start: StartState,
+    private readonly conversation: ConversationState,
+    private readonly briefs: BriefState,
     private readonly hark: HarkGateway,
     private readonly store: ConversationStore,
     private readonly clock: Clock,
@@ -39,11 +102,10 @@ export class GuardEdit {
 
   /** Before the edit: `go`, or a deny that tells Claude why and not to retry. */
   async before(filePath: string): Promise<EditVerdict> {
-    await this.start.ensureStarted()
     const path = await this.pathInProject(filePath)
     if (path === undefined) return { go: true }
     const guard = await this.guard()
-    const allowed = new Set(this.state.view?.allowed ?? this.state.record?.allowed ?? [])
+    const allowed = new Set(this.conversation.view?.allowed ?? this.conversation.record?.allowed ?? [])
     const matches = guard.match(path).filter((r) => !allowed.has(r.key))
     if (matches.length === 0) return { go: true }
     let answer: string
@@ -67,7 +129,7 @@ export class GuardEdit {
   async after(filePath: string): Promise<void> {
     const path = await this.pathInProject(filePath)
     if (path === undefined) return
-    const session = this.state.sessionId
+    const session = this.conversation.open?.sessionId
     await this.store.save((record, { now }) => {
       const out = addEntry(record, { kind: 'file', path }, now)
       return session === undefined ? out : noteSession(out, session, now)
@@ -75,8 +137,8 @@ export class GuardEdit {
   }
 
   private async pathInProject(filePath: string): Promise<string | undefined> {
-    const project = this.state.project
-    if (this.state.phase !== 'active' || project === undefined || typeof filePath !== 'string') return undefined
+    const project = this.start.activeProject
+    if (project === undefined || typeof filePath !== 'string') return undefined
     const cwd = await this.session.cwd().catch(() => project.root)
     return relativeToProject(project.root, filePath, cwd)
   }
@@ -87,43 +149,24 @@ export class GuardEdit {
    */
   private async guard(): Promise<CompiledGuard> {
     await this.refreshDecisions()
-    const { decisions, brief, compiledGuard } = this.state
-    if (compiledGuard !== undefined && compiledGuard.decisions === decisions && compiledGuard.brief === brief) return compiledGuard.guard
-    const records = [...(decisions?.records ?? []), ...parseNonGoals(brief?.nonGoals ?? [])]
-    const guard = compileGuard(records, this.compile)
-    this.state.compiledGuard = { decisions, brief, guard }
-    return guard
+    return this.state.guardFor(this.briefs.brief, (records) => compileGuard(records, this.compile))
   }
 
   /** The decisions are fetched on the first guarded edit and after each compaction; a minute after a failure. */
   private async refreshDecisions(): Promise<void> {
-    const project = this.state.project
+    const project = this.start.activeProject
     if (project === undefined) return
     const now = await this.clock.now()
-    const fresh = this.state.decisions !== undefined && !this.state.decisionsStale
-    const waiting = this.state.decisionsFailedAt !== undefined && now - this.state.decisionsFailedAt < DECISION_RETRY_MS
-    if (!fresh && !waiting) {
-      // Edits running in parallel share one fetch.
-      this.state.decisionsFetch ??= this.fetchDecisions(project.venture, now).finally(() => {
-        this.state.decisionsFetch = undefined
-      })
-      // After a failed fetch, decisions from an earlier good fetch still count.
-      await this.state.decisionsFetch
-    }
+    // After a failed fetch, decisions from an earlier good fetch still count.
+    if (this.state.needsFetch(now)) await this.state.shareFetch(() => this.fetchDecisions(project.venture, now))
   }
 
   private async fetchDecisions(venture: string, now: number): Promise<void> {
     const result = await this.hark.listDecisions(venture)
     if (result.ok) {
-      this.state.decisions = { records: parseDecisionEntries(result.value), fetchedAt: now }
-      this.state.decisionsStale = false
-      this.state.decisionsFailedAt = undefined
-    } else {
-      // One line for a run of failures, not one a minute while Hark stays away.
-      if (this.state.decisionsFailedAt === undefined) {
-        this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again a minute later.`)
-      }
-      this.state.decisionsFailedAt = now
+      this.state.fetchedNow({ records: result.value, fetchedAt: now })
+    } else if (this.state.fetchFailed(now)) {
+      this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again a minute later.`)
     }
   }
 }

@@ -12,9 +12,9 @@ import type { Clock } from '../ports/clock.port'
 import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
-import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationStore } from './conversation-store'
-import type { PluginState } from './plugin-state'
+import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
 import type { Settings } from './settings'
+import type { StartState } from './start-session'
 
 /** SPEC.md: each request at exit stops waiting 0.4 seconds before the exit window ends. */
 export const EXIT_MARGIN_MS = 400
@@ -32,7 +32,8 @@ export class HandOff {
   private exiting = false
 
   constructor(
-    private readonly state: PluginState,
+    private readonly start: StartState,
+    private readonly conversation: ConversationState,
     private readonly hark: HarkGateway,
     private readonly store: ConversationStore,
     private readonly clock: Clock,
@@ -46,22 +47,22 @@ export class HandOff {
    * @param deadline epoch ms when the exit window ends (session.end), or undefined for /hark handoff
    */
   async run(deadline?: number): Promise<HandoffOutcome> {
-    const { project, conversationKey, recordKey } = this.state
-    if (this.state.phase !== 'active' || project === undefined || conversationKey === undefined || recordKey === undefined) return { kind: 'idle' }
-    if (this.state.moved) return { kind: 'moved' }
+    const project = this.start.activeProject
+    const recordKey = this.conversation.open?.recordKey
+    if (project === undefined || recordKey === undefined) return { kind: 'idle' }
+    if (this.conversation.moved) return { kind: 'moved' }
     const exiting = deadline !== undefined
     this.exiting = exiting
     const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
     // The latest merge of every process's record (a refused read leaves this process's own).
     await this.store.save(undefined, { waitMs })
-    const view = this.state.view
-    const record = this.state.record
-    if (view === undefined || record === undefined) return { kind: 'idle' }
+    const view = this.conversation.view
+    if (view === undefined || this.conversation.record === undefined) return { kind: 'idle' }
     let work = view.work
     let notes = view.notes
     const tool = hasWork(work) ? 'end_session' : view.sessionOpen ? 'close_session' : undefined
     if (tool === undefined) return { kind: 'nothing' }
-    const claim = this.state.storeRefused ? { won: false, refused: true } : await this.store.claim(conversationKey, view.segment, { waitMs })
+    const claim = this.conversation.refused ? { won: false, refused: true } : await this.store.claim(view.segment, { waitMs })
     if (!claim.won && !claim.refused) return { kind: 'taken' }
     if (claim.refused) {
       // SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its
@@ -112,10 +113,10 @@ export class HandOff {
     }
     // The status line: Hark drafts the handoff after session_stopped; otherwise the work is handed off.
     const state = tool === 'session_stopped' ? 'Draft' : 'Clean'
-    const needYou = this.state.view?.status?.needYou ?? 0
+    const needYou = this.conversation.view?.status?.needYou ?? 0
     const status = { state, needYou, at: await this.clock.now() } as const
     if (this.exiting) {
-      if (this.state.record !== undefined) this.state.record = { ...this.state.record, status }
+      this.store.noteStatus(status)
     } else {
       await this.store.save((r) => ({ ...r, status }))
       this.briefs.showStatus()

@@ -3,6 +3,9 @@
  * session now and records the handoff; `needs` lists the proposals waiting for a person and updates
  * the count; `open` prints the project's link and starts no program. Outside a Hark project, or
  * without a key, it says how to set up.
+ *
+ * State: `ProjectLink` lives as long as the conversation (the project's id, once Hark named it);
+ * HarkCommand alone changes it.
  */
 import { renderBriefText } from '../domain/brief'
 import { describeItem } from '../domain/item'
@@ -10,21 +13,40 @@ import { isProjectId } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { BriefService } from './brief-service'
-import type { ConversationStore } from './conversation-store'
+import type { ConversationState, ConversationStore } from './conversation-store'
 import type { HandOff, HandoffOutcome } from './hand-off'
-import type { PluginState } from './plugin-state'
 import { KEY_HELP, PROJECT_HELP, SETUP_HELP } from './settings'
-import type { StartSession } from './start-session'
+import type { StartState } from './start-session'
 
 export const STUDIO_URL = 'https://harkstudio.io/studio'
 export const VENTURE_URL = 'https://harkstudio.io/ventures/'
 
 const USAGE = 'Usage: /hark [brief|handoff|needs|open]'
+const SUBCOMMANDS = ['', 'brief', 'handoff', 'needs', 'open', 'help']
+
+function subcommand(args: string): string {
+  return (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
+}
+
+/** The project's id (a UUID), once `get_venture` named it, for /hark open. */
+export class ProjectLink {
+  private known: string | undefined
+
+  get id(): string | undefined {
+    return this.known
+  }
+
+  /** @internal HarkCommand's own write. */
+  learn(id: string): void {
+    this.known = id
+  }
+}
 
 export class HarkCommand {
   constructor(
-    private readonly state: PluginState,
-    private readonly start: StartSession,
+    private readonly start: StartState,
+    private readonly conversation: ConversationState,
+    private readonly link: ProjectLink,
     private readonly briefs: BriefService,
     private readonly handOff: HandOff,
     private readonly hark: HarkGateway,
@@ -32,14 +54,19 @@ export class HarkCommand {
     private readonly clock: Clock,
   ) {}
 
-  /** The text to print for `/hark <args>`. */
+  /** The usage text when `/hark <args>` names no command, before anything starts; else undefined. */
+  unknown(args: string): string | undefined {
+    const sub = subcommand(args)
+    return SUBCOMMANDS.includes(sub) ? undefined : `Unknown /hark command "${sub.slice(0, 40)}". ${USAGE}`
+  }
+
+  /** The text to print for `/hark <args>`, once the conversation has started. */
   async run(args: string): Promise<string> {
-    const sub = (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
-    if (!['', 'brief', 'handoff', 'needs', 'open', 'help'].includes(sub)) return `Unknown /hark command "${sub.slice(0, 40)}". ${USAGE}`
-    if (this.state.phase === 'placeholder') await this.start.releasePlaceholder()
-    else await this.start.ensureStarted()
-    if (sub === 'help') return `${USAGE}\n${this.state.phase === 'active' ? '' : SETUP_HELP}`.trim()
-    if (this.state.phase !== 'active') return this.setupText()
+    const sub = subcommand(args)
+    const unknown = this.unknown(args)
+    if (unknown !== undefined) return unknown
+    if (sub === 'help') return `${USAGE}\n${this.start.activeProject !== undefined ? '' : SETUP_HELP}`.trim()
+    if (this.start.activeProject === undefined) return this.setupText()
     switch (sub) {
       case 'handoff':
         return describeHandoff(await this.handOff.run())
@@ -53,30 +80,30 @@ export class HarkCommand {
   }
 
   private setupText(): string {
-    const project = this.state.project
-    if (this.state.idleReason === 'no-key' && project !== undefined) {
+    const project = this.start.project
+    if (this.start.idleReason === 'no-key' && project !== undefined) {
       return `Hark project ${project.venture} (from ${project.file}), but no access key is set, so nothing is sent.\n${KEY_HELP}`
     }
     return `No Hark project file (.hark/project or .hark) was found in this folder or its parents, so nothing is sent.\n${PROJECT_HELP}`
   }
 
   private async brief(): Promise<string> {
-    const venture = this.state.project?.venture ?? ''
+    const venture = this.start.project?.venture ?? ''
     const result = await this.briefs.fetch('for /hark brief')
     if (result.ok) return `Hark brief for ${venture}:\n\n${renderBriefText(result.value)}`
-    const last = this.state.brief
+    const last = this.briefs.brief
     return last === undefined
       ? `Could not fetch the brief for ${venture} (${result.detail}).`
       : `Could not fetch the brief for ${venture} (${result.detail}). The last brief this session has:\n\n${renderBriefText(last)}`
   }
 
   private async needs(): Promise<string> {
-    const venture = this.state.project?.venture ?? ''
+    const venture = this.start.project?.venture ?? ''
     const result = await this.hark.listCandidates(venture)
     if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).`
     const { items, total } = result.value
     const now = await this.clock.now()
-    const state = this.state.view?.status?.state ?? this.state.brief?.handoffState ?? 'Open'
+    const state = this.conversation.view?.status?.state ?? this.briefs.brief?.handoffState ?? 'Open'
     await this.store.save((record) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: Math.min(total, 9_999), at: now } }))
     this.briefs.showStatus()
     if (total === 0) return `No proposals wait for a person in ${venture}.`
@@ -87,12 +114,12 @@ export class HarkCommand {
 
   /** SPEC.md: prints the link (asking get_venture once when the file holds a code); starts no program. */
   private async open(): Promise<string> {
-    const project = this.state.project
+    const project = this.start.project
     if (project === undefined) return STUDIO_URL
-    let id = project.id ?? this.state.ventureId
+    let id = project.id ?? this.link.id
     if (id === undefined && !isProjectId(project.venture)) {
       const result = await this.hark.getVenture(project.venture)
-      if (result.ok && result.value !== undefined) id = this.state.ventureId = result.value
+      if (result.ok && result.value !== undefined) this.link.learn((id = result.value))
     }
     return id === undefined ? `Hark's studio (the project's id could not be found): ${STUDIO_URL}` : `${project.venture} on Hark: ${VENTURE_URL}${id}`
   }

@@ -3,9 +3,9 @@
  * brief as `<hark-brief project="…">`, or after a compaction the recap as `<hark-recap>`.
  */
 import { renderBriefBlock, renderRecapBlock } from '../domain/brief'
+import type { BriefState } from './brief-service'
 import { STORE_WAIT_MS, type ConversationStore } from './conversation-store'
-import type { PluginState } from './plugin-state'
-import type { StartSession } from './start-session'
+import type { StartState } from './start-session'
 
 export interface ContextBlock {
   readonly name: string
@@ -16,25 +16,20 @@ export const BLOCK_NAME = 'hark'
 
 export class ProvideContext {
   constructor(
-    private readonly state: PluginState,
-    private readonly start: StartSession,
+    private readonly start: StartState,
+    private readonly briefs: BriefState,
     private readonly store: ConversationStore,
   ) {}
 
   /** The blocks with ours added (or replaced); unchanged when there is nothing to add. */
   async blocks(blocks: readonly ContextBlock[]): Promise<readonly ContextBlock[]> {
-    await this.start.ensureStarted()
-    const { phase, project, brief } = this.state
-    if (phase !== 'active' || project === undefined || brief === undefined) return blocks
+    const project = this.start.activeProject
+    const brief = this.briefs.brief
+    if (project === undefined || brief === undefined) return blocks
     let text = renderBriefBlock(project.venture, brief)
-    const view = this.state.view
-    if (view?.recapPending === true) {
+    if (this.store.view?.recapPending === true) {
       text = renderRecapBlock(project.venture, brief)
-      // Once: given covers the compaction that asked (recapAt), whatever the clock says. The view
-      // changes at once, so a second build does not repeat it while the save waits on the store.
-      const done = view.recapAt
-      this.state.view = { ...view, recapDoneAt: Math.max(view.recapDoneAt, done), recapPending: false }
-      await this.store.saveWithin((record, { now }) => ({ ...record, recapDoneAt: Math.max(now, done) }), STORE_WAIT_MS)
+      await this.store.recapGiven(STORE_WAIT_MS)
     }
     return [...blocks.filter((b) => b.name !== BLOCK_NAME), { name: BLOCK_NAME, text }]
   }

@@ -6,26 +6,24 @@
 import { addEntry, markHandedOff, noteSession, setNotes } from '../domain/conversation'
 import { workFromBash, type BashReport } from '../domain/bash-report'
 import { cleanNotes } from '../domain/notes'
-import type { ConversationStore } from './conversation-store'
-import type { PluginState } from './plugin-state'
+import type { ConversationState, ConversationStore } from './conversation-store'
 import type { Settings } from './settings'
-import type { StartSession } from './start-session'
+import type { StartState } from './start-session'
 
 export class RecordWork {
   constructor(
-    private readonly state: PluginState,
+    private readonly start: StartState,
+    private readonly conversation: ConversationState,
     private readonly settings: Settings,
-    private readonly start: StartSession,
     private readonly store: ConversationStore,
   ) {}
 
   /** After a Bash command ran. */
   async bash(report: BashReport): Promise<void> {
-    await this.start.ensureStarted()
-    if (this.state.phase !== 'active') return
+    if (this.start.activeProject === undefined) return
     const entries = workFromBash(report, this.settings.accessKey)
     if (entries.length === 0) return
-    const session = this.state.sessionId
+    const session = this.conversation.open?.sessionId
     await this.store.save((record, { now }) => {
       let out = record
       for (const entry of entries) out = addEntry(out, entry, now)
@@ -39,15 +37,14 @@ export class RecordWork {
    * stays open, and session end sends only `close_session`.
    */
   async agentHandedOff(): Promise<void> {
-    await this.start.ensureStarted()
-    const key = this.state.recordKey
-    if (this.state.phase !== 'active' || key === undefined) return
+    const key = this.conversation.open?.recordKey
+    if (this.start.activeProject === undefined || key === undefined) return
     await this.store.save((record, { others, view, now }) => markHandedOff(key, record, view, others, now, false))
   }
 
   /** turn.complete: Claude's last complete answer becomes the agent notes, cleaned. */
   async notes(answer: string): Promise<void> {
-    if (this.state.phase !== 'active' || answer.trim() === '') return
+    if (this.start.activeProject === undefined || answer.trim() === '') return
     const text = cleanNotes(answer, this.settings.accessKey)
     if (text.trim() === '') return
     await this.store.save((record, { now }) => setNotes(record, text, now))

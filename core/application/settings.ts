@@ -2,11 +2,13 @@
  * The plugin's settings, from its options (SPEC.md, Setup step 2): the access key comes only from
  * the plugin's `access_key` option, declared sensitive; nothing else supplies it.
  */
+import { token, type Token } from '../ports/token'
+
 export interface Settings {
   /** The Hark access key, or undefined when not set (the plugin then stays idle). */
   readonly accessKey?: string
 }
-export const Settings = Symbol('Settings')
+export const Settings: Token<Settings> = token('Settings')
 
 /** Settings from the engine's option values (untrusted: anything but a non-blank string is no key). */
 export function settingsFrom(options: Readonly<Record<string, unknown>>): Settings {

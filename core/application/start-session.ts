@@ -2,9 +2,13 @@
  * Starting the plugin for a conversation (SPEC.md: session.start; One conversation, several
  * processes): find the project file, load the conversation's state from the store and prune it,
  * and get the brief, from Hark or, under the reuse rule, from the store.
+ *
+ * State, by lifetime: `PluginLoad` lives as long as the plugin load (when it loaded, whether the
+ * agent view's placeholder was released); `StartState` as long as the conversation (its phase, the
+ * project, the start in progress). Both are changed by StartSession alone; everyone else reads.
  */
 import { briefFromText } from '../domain/brief'
-import { canReuseBrief, conversationIdOf, conversationKeyInput, mergeConversation, newRecord, noteSession, recordKey } from '../domain/conversation'
+import { canReuseBrief, conversationKeyInput, conversationKeyOf } from '../domain/conversation'
 import { parseProjectFile, projectFileCandidates, projectRef, type ProjectRef } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
@@ -14,14 +18,87 @@ import type { SessionInfo } from '../ports/session.port'
 import type { BriefService } from './brief-service'
 import type { ConversationStore } from './conversation-store'
 import { describeError } from './deadline'
-import type { PluginState } from './plugin-state'
 import type { Settings } from './settings'
 
 export const COMMAND_NAME = 'hark'
 
+export type Phase =
+  /** Nothing looked at yet. */
+  | 'unstarted'
+  /** The agent view's empty placeholder: /hark only, until a task arrives. */
+  | 'placeholder'
+  /** Not in a Hark project, or no access key: nothing is sent or stored. */
+  | 'idle'
+  /** In a Hark project with a key. */
+  | 'active'
+
+/** What the plugin load knows of starting, whatever conversation it runs. */
+export class PluginLoad {
+  private loadedAt: number | undefined
+  private released = false
+
+  /** When the plugin loaded (epoch ms; the first start's clock): part of this process's record key. */
+  loadTime(now: number): number {
+    this.loadedAt ??= now
+    return this.loadedAt
+  }
+
+  /** The agent view's placeholder got a task: later conversations of this load start for real. */
+  get placeholderReleased(): boolean {
+    return this.released
+  }
+
+  releasePlaceholder(): void {
+    this.released = true
+  }
+}
+
+/** One conversation's start: its phase, the project it found, and the start in progress. */
+export class StartState {
+  private current: Phase = 'unstarted'
+  private reason: 'no-project' | 'no-key' | undefined
+  private found: ProjectRef | undefined
+  private starting: Promise<void> | undefined
+
+  get phase(): Phase {
+    return this.current
+  }
+  /** Why the plugin is idle, for /hark. */
+  get idleReason(): 'no-project' | 'no-key' | undefined {
+    return this.reason
+  }
+  /** The project file found at start (also when idle for want of a key). */
+  get project(): ProjectRef | undefined {
+    return this.found
+  }
+  /** The project while the conversation is active (in a Hark project, with a key); else undefined. */
+  get activeProject(): ProjectRef | undefined {
+    return this.current === 'active' ? this.found : undefined
+  }
+  /** The start in progress or done; resolved when none began. Never rejects. */
+  started(): Promise<void> {
+    return this.starting ?? Promise.resolve()
+  }
+
+  /** @internal StartSession's own writes. */
+  begin(run: () => Promise<void>): Promise<void> {
+    this.starting ??= run()
+    return this.starting
+  }
+  /** @internal */
+  moveTo(phase: Phase, details: { project?: ProjectRef; reason?: 'no-project' | 'no-key' } = {}): void {
+    this.current = phase
+    if (details.project !== undefined) this.found = details.project
+    if (details.reason !== undefined) this.reason = details.reason
+    // Leaving the placeholder: the next start is a real one.
+    if (phase === 'unstarted') this.starting = undefined
+  }
+}
+
 export class StartSession {
   constructor(
-    private readonly state: PluginState,
+    private readonly load: PluginLoad,
+    private readonly state: StartState,
     private readonly settings: Settings,
     private readonly session: SessionInfo,
     private readonly files: Files,
@@ -44,76 +121,47 @@ export class StartSession {
 
   /**
    * Starts once per conversation; every hook that may come first (session.start, prompt.context in
-   * a background process, prompt.submit) waits for the same start.
+   * a background process, prompt.submit, an edit, a Bash run, /hark) waits for the same start.
    */
   ensureStarted(cwd?: string): Promise<void> {
-    if (this.state.phase !== 'unstarted') return this.state.starting ?? Promise.resolve()
-    if (this.state.starting === undefined) {
-      const starting = this.start(cwd).catch((error: unknown) => {
-        this.state.phase = 'idle'
+    if (this.state.phase !== 'unstarted') return this.state.started()
+    return this.state.begin(() =>
+      this.start(cwd).catch((error: unknown) => {
+        this.state.moveTo('idle')
         this.host.log(`Hark: could not start (${describeError(error)}); the session carries on without Hark.`)
-      })
-      this.state.starting = starting
-    }
-    return this.state.starting
+      }),
+    )
   }
 
-  /** The placeholder got its first task: start for real (SPEC.md: prompt.submit). */
-  async releasePlaceholder(): Promise<void> {
-    if (this.state.phase !== 'placeholder') return
-    this.state.phase = 'unstarted'
-    this.state.starting = undefined
-    this.state.placeholderReleased = true
+  /**
+   * A person's turn (a prompt, or /hark): in the agent view's placeholder, the first real task starts
+   * the plugin for real (SPEC.md: prompt.submit); otherwise the usual start.
+   */
+  async forPerson(): Promise<void> {
+    if (this.state.phase !== 'placeholder') return this.ensureStarted()
+    this.state.moveTo('unstarted')
+    this.load.releasePlaceholder()
     await this.ensureStarted()
   }
 
-  /** After /clear or a resume, the next conversation starts fresh (SPEC.md: session.end). */
-  reset(): void {
-    const { placeholderReleased, loadedAt, saveChain } = this.state
-    Object.assign(this.state, {
-      phase: 'unstarted',
-      idleReason: undefined,
-      project: undefined,
-      conversationKey: undefined,
-      recordKey: undefined,
-      record: undefined,
-      view: undefined,
-      sessionId: undefined,
-      brief: undefined,
-      online: false,
-      decisions: undefined,
-      decisionsFailedAt: undefined,
-      decisionsStale: false,
-      moved: false,
-      storeRefused: false,
-      starting: undefined,
-      placeholderReleased,
-      loadedAt,
-      saveChain,
-    })
-  }
-
   private async start(cwd?: string): Promise<void> {
-    if (!this.state.placeholderReleased && (await this.isPlaceholder())) {
-      this.state.phase = 'placeholder'
+    if (!this.load.placeholderReleased && (await this.isPlaceholder())) {
+      this.state.moveTo('placeholder')
       return
     }
     const project = await this.findProject(cwd ?? (await this.session.cwd()))
     if (project === undefined) {
-      this.state.phase = 'idle'
-      this.state.idleReason = 'no-project'
+      this.state.moveTo('idle', { reason: 'no-project' })
       return
     }
-    this.state.project = project
     if (this.settings.accessKey === undefined) {
-      this.state.phase = 'idle'
-      this.state.idleReason = 'no-key'
+      this.state.moveTo('idle', { project, reason: 'no-key' })
       this.briefs.showStatus()
       this.host.log(`Hark: project ${project.venture} found, but no access key is set, so nothing is sent. Run /plugin configure hark-memory@hark to add it.`)
       return
     }
     await this.loadConversation(project)
-    this.state.phase = 'active'
+    this.state.moveTo('active', { project })
     await this.getBrief(project)
   }
 
@@ -142,34 +190,27 @@ export class StartSession {
     const now = await this.clock.now()
     const sessionId = await this.session.id().catch(() => 'unknown')
     const startedAt = await this.session.startedAt().catch(() => now)
-    const key = await this.entropy.sha256(conversationKeyInput(project.root, startedAt))
-    this.state.loadedAt ??= now
-    this.state.sessionId = sessionId
-    this.state.conversationKey = key
-    this.state.recordKey = recordKey(key, this.state.loadedAt, this.entropy.randomHex(8))
-    const others = (await this.store.readRecords(key)) ?? new Map()
-    // SPEC.md: the conversation id is created by the first process and kept in the store.
-    const record = newRecord(conversationIdOf(others) ?? this.entropy.randomHex(32))
-    this.state.record = record
-    this.state.view = mergeConversation(this.state.recordKey, record, others)
-    await this.store.save((record, { now: at }) => noteSession(record, sessionId, at))
+    const key = conversationKeyOf(await this.entropy.sha256(conversationKeyInput(project.root, startedAt)))
+    if (key === undefined) throw new Error('the conversation key is not a SHA-256 digest')
+    await this.store.open(key, this.load.loadTime(now), sessionId)
     await this.store.prune()
   }
 
   /** SPEC.md: fetch the brief, unless another process's fresh one can be reused from the cache. */
   private async getBrief(project: ProjectRef): Promise<void> {
-    const view = this.state.view
+    const reused = await this.reusableBrief(project)
+    if (reused) return
+    await this.briefs.fetch('at session start')
+  }
+
+  private async reusableBrief(project: ProjectRef): Promise<boolean> {
+    const view = this.store.view
     const cached = await this.store.readBrief(project.venture)
     const now = await this.clock.now()
-    if (view !== undefined && canReuseBrief(view, cached, now) && cached !== undefined) {
-      const brief = briefFromText(cached.text)
-      if (brief !== undefined) {
-        this.state.brief = brief
-        this.state.online = true
-        this.briefs.showStatus()
-        return
-      }
-    }
-    await this.briefs.fetch('at session start')
+    if (view === undefined || cached === undefined || !canReuseBrief(view, cached, now)) return false
+    const brief = briefFromText(cached.text)
+    if (brief === undefined) return false
+    this.briefs.reuse(brief)
+    return true
   }
 }

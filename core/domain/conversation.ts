@@ -22,6 +22,34 @@ import { isProjectRelative } from './project'
 import type { HandoffState } from './brief'
 import { sameThing, workOf, type TestResult, type Work, type WorkEntry } from './work'
 
+const HEX64 = /^[0-9a-f]{64}$/
+const HEX32 = /^[0-9a-f]{32}$/
+
+declare const brand: unique symbol
+
+/**
+ * The conversation key: 64 lower-case hex characters, the SHA-256 of the project root and the
+ * conversation's first launch time. It names the conversation's keys in the store and never leaves
+ * the machine (SPEC.md: What it stores). A type of its own, so it cannot be sent where the id goes.
+ */
+export type ConversationKey = string & { readonly [brand]: 'ConversationKey' }
+
+/**
+ * The conversation id: 32 lower-case hex characters, created by the conversation's first process
+ * and sent to Hark as `params._meta.conversation` (SPEC.md: Every outbound request).
+ */
+export type ConversationId = string & { readonly [brand]: 'ConversationId' }
+
+/** A conversation key from a SHA-256 digest (64 lower-case hex characters); undefined otherwise. */
+export function conversationKeyOf(digest: string): ConversationKey | undefined {
+  return HEX64.test(digest) ? (digest as ConversationKey) : undefined
+}
+
+/** A conversation id from 32 lower-case hex characters; undefined otherwise. */
+export function conversationIdOfText(text: string): ConversationId | undefined {
+  return HEX32.test(text) ? (text as ConversationId) : undefined
+}
+
 export const RECORD_PREFIX = 'c:'
 export const BRIEF_PREFIX = 'brief:'
 export const CLAIM_PREFIX = 'handoff:'
@@ -54,7 +82,7 @@ export interface Notes {
 /** One process's record (SPEC.md: What it stores: "A record holds …"). */
 export interface ConversationRecord {
   /** The id sent to Hark as `params._meta.conversation`: 32 lower-case hex characters. */
-  readonly conversationId: string
+  readonly conversationId: ConversationId
   /**
    * The load time of the record that created that id (0: this record's own, from its key). The
    * oldest id wins the merge, and keeps winning after the record that created it is pruned.
@@ -91,7 +119,7 @@ export interface ConversationRecord {
 
 /** The conversation as all its records say. */
 export interface ConversationView {
-  readonly conversationId?: string
+  readonly conversationId?: ConversationId
   /** Where that id came from (see ConversationRecord.idSince). */
   readonly idSince: number
   readonly segment: number
@@ -126,7 +154,6 @@ export interface ConversationView {
 // ---------------------------------------------------------------------------------------------
 // Keys
 
-const HEX64 = /^[0-9a-f]{64}$/
 const TOKEN = /^[0-9a-z]{1,32}$/
 /** A whole number written in digits only (no sign, exponent, spaces or empty string). */
 const DIGITS = /^(0|[1-9][0-9]{0,15})$/
@@ -137,31 +164,31 @@ function whole(text: string | undefined): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined
 }
 
-export function recordKey(conversation: string, loadTime: number, random: string): string {
+export function recordKey(conversation: ConversationKey, loadTime: number, random: string): string {
   return `${RECORD_PREFIX}${conversation}:${loadTime}:${random}`
 }
 
-export function parseRecordKey(key: string): { conversation: string; loadTime: number; random: string } | undefined {
+export function parseRecordKey(key: string): { conversation: ConversationKey; loadTime: number; random: string } | undefined {
   if (!key.startsWith(RECORD_PREFIX)) return undefined
   const [conversation, loadTime, random, ...rest] = key.slice(RECORD_PREFIX.length).split(':')
   const time = whole(loadTime)
   if (rest.length > 0 || conversation === undefined || !HEX64.test(conversation) || time === undefined) return undefined
   if (random === undefined || !TOKEN.test(random)) return undefined
-  return { conversation, loadTime: time, random }
+  return { conversation: conversation as ConversationKey, loadTime: time, random }
 }
 
-export function claimKey(conversation: string, segment: number, time: number, random: string): string {
+export function claimKey(conversation: ConversationKey, segment: number, time: number, random: string): string {
   return `${CLAIM_PREFIX}${conversation}:${segment}:${time}:${random}`
 }
 
-export function parseClaimKey(key: string): { conversation: string; segment: number; time: number; random: string } | undefined {
+export function parseClaimKey(key: string): { conversation: ConversationKey; segment: number; time: number; random: string } | undefined {
   if (!key.startsWith(CLAIM_PREFIX)) return undefined
   const [conversation, segment, time, random, ...rest] = key.slice(CLAIM_PREFIX.length).split(':')
   const seg = whole(segment)
   const t = whole(time)
   if (rest.length > 0 || conversation === undefined || !HEX64.test(conversation)) return undefined
   if (seg === undefined || t === undefined || random === undefined || !TOKEN.test(random)) return undefined
-  return { conversation, segment: seg, time: t, random }
+  return { conversation: conversation as ConversationKey, segment: seg, time: t, random }
 }
 
 export function briefKey(venture: string): string {
@@ -177,7 +204,7 @@ export function conversationKeyInput(projectRoot: string, startedAt: number): st
  * SPEC.md: the first claim the store holds wins (keys keep the order they were first set); a claim
  * older than 30 seconds is ignored. Returns the winning claim's key for `segment`, if any.
  */
-export function claimWinner(keys: readonly string[], conversation: string, segment: number, now: number): string | undefined {
+export function claimWinner(keys: readonly string[], conversation: ConversationKey, segment: number, now: number): string | undefined {
   for (const key of keys) {
     const claim = parseClaimKey(key)
     if (claim === undefined || claim.conversation !== conversation || claim.segment !== segment) continue
@@ -192,7 +219,7 @@ export function claimWinner(keys: readonly string[], conversation: string, segme
 // ---------------------------------------------------------------------------------------------
 // Records
 
-export function newRecord(conversationId: string): ConversationRecord {
+export function newRecord(conversationId: ConversationId): ConversationRecord {
   return {
     conversationId,
     idSince: 0,
@@ -335,12 +362,12 @@ function headsOf(all: ReadonlyMap<string, ConversationRecord>): Record<string, n
  * SPEC.md: the conversation id is created by the first process and kept in the store: the id
  * created earliest (by the load time of the record that created it) wins, ties by the smaller id.
  */
-export function conversationIdOf(all: ReadonlyMap<string, ConversationRecord>): string | undefined {
+export function conversationIdOf(all: ReadonlyMap<string, ConversationRecord>): ConversationId | undefined {
   return idOf(all)?.id
 }
 
-function idOf(all: ReadonlyMap<string, ConversationRecord>): { id: string; since: number } | undefined {
-  let best: { since: number; id: string } | undefined
+function idOf(all: ReadonlyMap<string, ConversationRecord>): { id: ConversationId; since: number } | undefined {
+  let best: { since: number; id: ConversationId } | undefined
   for (const [key, r] of all) {
     const since = r.idSince > 0 ? r.idSince : (parseRecordKey(key)?.loadTime ?? Number.MAX_SAFE_INTEGER)
     if (best === undefined || since < best.since || (since === best.since && r.conversationId < best.id)) best = { since, id: r.conversationId }
@@ -458,7 +485,6 @@ export function fold(self: ConversationRecord, otherKey: string, other: Conversa
 // ---------------------------------------------------------------------------------------------
 // Reading untrusted store values
 
-const HEX32 = /^[0-9a-f]{32}$/
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0
@@ -531,7 +557,7 @@ const STATES: readonly HandoffState[] = ['Clean', 'Draft', 'Open']
 export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   const o = value as Record<string, unknown>
-  const conversationId = typeof o['conversationId'] === 'string' && HEX32.test(o['conversationId']) ? o['conversationId'] : undefined
+  const conversationId = typeof o['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
   if (conversationId === undefined) return undefined
   const entries: Entry[] = []
   let seq = num(o['seq'])
@@ -638,7 +664,7 @@ export interface PrunePlan {
  * fetched more than 14 days ago; claims older than an hour; at most 20 entries per start. A value
  * under one of our prefixes that is not ours to read (damaged) is removed too; other keys are left.
  */
-export function planPrune(now: number, values: ReadonlyMap<string, unknown>, selfKey: string, conversation: string): PrunePlan {
+export function planPrune(now: number, values: ReadonlyMap<string, unknown>, selfKey: string, conversation: ConversationKey): PrunePlan {
   const fold: string[] = []
   const remove: string[] = []
   for (const [key, value] of values) {

@@ -1,3 +1,4 @@
+import { token, type Token } from './token'
 /** Time, from the engine's clock (a test moves it by hand). */
 export interface Clock {
   /** Epoch milliseconds. */
@@ -5,4 +6,4 @@ export interface Clock {
   /** Resolves after `ms`, or at once when `signal` aborts. Never rejects. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
-export const Clock = Symbol('Clock')
+export const Clock: Token<Clock> = token('Clock')

@@ -1,3 +1,4 @@
+import { token, type Token } from './token'
 /** Randomness and hashing (the conversation id, record keys, the conversation key). */
 export interface Entropy {
   /** `chars` random lower-case hex characters. */
@@ -5,4 +6,4 @@ export interface Entropy {
   /** SHA-256 of the UTF-8 text, as 64 lower-case hex characters. */
   sha256(text: string): Promise<string>
 }
-export const Entropy = Symbol('Entropy')
+export const Entropy: Token<Entropy> = token('Entropy')

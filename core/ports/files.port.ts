@@ -1,3 +1,4 @@
+import { token, type Token } from './token'
 /** Read-only file access (SPEC.md: the plugin writes no files). */
 export interface Files {
   /** The whole text of a small file, or `undefined` when it is missing or unreadable. */
@@ -7,4 +8,4 @@ export interface Files {
   /** `length` bytes from `offset`, as text (a cut character becomes U+FFFD), or `undefined`. */
   readRange(path: string, offset: number, length: number): Promise<string | undefined>
 }
-export const Files = Symbol('Files')
+export const Files: Token<Files> = token('Files')

@@ -3,7 +3,9 @@
  * JSON-RPC to the one fixed URL and turns each answer into these plain results; a failure is a
  * value, never a throw.
  */
+import { token, type Token } from './token'
 import type { Brief } from '../domain/brief'
+import type { GuardRecord } from '../domain/decision'
 import type { HandoffPayload } from '../domain/handoff'
 import type { Item } from '../domain/item'
 
@@ -25,8 +27,11 @@ export type EndSessionArgs = HandoffPayload
 export interface HarkGateway {
   /** `get_agent_brief {venture, depth: "compact"}`. */
   getBrief(venture: string, options?: HarkCallOptions): Promise<HarkResult<Brief>>
-  /** `list_journal_entries {venture, kind: "decision", limit: 200}`: the entries as Hark sent them (untrusted). */
-  listDecisions(venture: string, options?: HarkCallOptions): Promise<HarkResult<readonly unknown[]>>
+  /**
+   * `list_journal_entries {venture, kind: "decision", limit: 200}`: the settled decisions that carry a
+   * scope, as the edit guard reads them (entries without a scope, proposals and retired records are left out).
+   */
+  listDecisions(venture: string, options?: HarkCallOptions): Promise<HarkResult<readonly GuardRecord[]>>
   /**
    * `list_candidates {venture}`: the proposals waiting for a person (the first 200, readable), and how
    * many there are in all (HARK-API.md: each entry and each proposed build-state change counts).
@@ -38,4 +43,4 @@ export interface HarkGateway {
   sessionStopped(venture: string, options?: HarkCallOptions): Promise<HarkResult<void>>
   closeSession(reason: string, options?: HarkCallOptions): Promise<HarkResult<void>>
 }
-export const HarkGateway = Symbol('HarkGateway')
+export const HarkGateway: Token<HarkGateway> = token('HarkGateway')

@@ -1,3 +1,4 @@
+import { token, type Token } from './token'
 /** What the plugin shows in, and asks of, Claude Code's interface. */
 export interface Host {
   /** The plugin's one status line; `undefined` clears it. */
@@ -14,4 +15,4 @@ export interface Host {
   /** Has the engine build the first message's context again (after a compaction). */
   refreshContext(): void
 }
-export const Host = Symbol('Host')
+export const Host: Token<Host> = token('Host')

@@ -1,3 +1,4 @@
+import { token, type Token } from './token'
 /** Facts about the running Claude Code session. Each call may reject; callers handle it. */
 export interface SessionInfo {
   /** The session id (the transcript file's name). */
@@ -15,4 +16,4 @@ export interface SessionInfo {
   /** Whether this is the agent view's empty "new session" placeholder (CLAUDE_BG_SOURCE=spare). */
   isPlaceholderSource(): Promise<boolean>
 }
-export const SessionInfo = Symbol('SessionInfo')
+export const SessionInfo: Token<SessionInfo> = token('SessionInfo')

@@ -1,3 +1,4 @@
+import { token, type Token } from './token'
 /**
  * The plugin's own key-value store (SPEC.md: What it stores), shared by every process of the
  * plugin. Values are JSON data; what comes back is untrusted. Each call may reject (a damaged
@@ -10,4 +11,4 @@ export interface KeyValueStore {
   /** Every key, in the order it was first set. */
   keys(): Promise<string[]>
 }
-export const KeyValueStore = Symbol('KeyValueStore')
+export const KeyValueStore: Token<KeyValueStore> = token('KeyValueStore')

@@ -4,10 +4,10 @@
 // the use case over faked ports (testdouble) and a clock that moves only when a port says so.
 import * as td from 'testdouble'
 import { afterEach, describe, expect, test } from 'vitest'
-import { BriefService } from '../../core/application/brief-service'
-import { ConversationStore } from '../../core/application/conversation-store'
+import { BriefService, BriefState } from '../../core/application/brief-service'
+import { ConversationState, ConversationStore, StoreHealth } from '../../core/application/conversation-store'
 import { HandOff } from '../../core/application/hand-off'
-import { PluginState } from '../../core/application/plugin-state'
+import { StartState } from '../../core/application/start-session'
 import { addEntry, mergeConversation, newRecord, recordKey } from '../../core/domain/conversation'
 import type { Clock } from '../../core/ports/clock.port'
 import type { Entropy } from '../../core/ports/entropy.port'
@@ -33,16 +33,17 @@ function world(storeMs: number) {
   const entropy: Entropy = { randomHex: (n) => 'c'.repeat(n), sha256: async () => CONV }
   const host = td.object<Host>()
   const hark = td.object<HarkGateway>()
-  const state = new PluginState()
+  // An active conversation with one edited file, as the start leaves it.
+  const start = new StartState()
+  start.moveTo('active', { project: { venture: 'V-012', root: '/p', file: '/p/.hark/project' } })
+  const conversation = new ConversationState()
   const key = recordKey(CONV, START, 'aaaa')
   const record = addEntry(newRecord(ID1), file('src/a.ts'), START)
-  Object.assign(state, { phase: 'active', project: { venture: 'V-012', root: '/p', file: '/p/.hark/project' }, conversationKey: CONV, recordKey: key })
-  state.record = record
-  state.view = mergeConversation(key, record, new Map())
-  const conversations = new ConversationStore(store, clock, entropy, host, state)
+  conversation.begin({ key: CONV, recordKey: key, sessionId: 'S1' }, record, mergeConversation(key, record, new Map()))
+  const conversations = new ConversationStore(store, clock, entropy, host, new StoreHealth(), conversation)
   const settings = {}
-  const briefs = new BriefService(state, settings, hark, conversations, clock, host)
-  const handOff = new HandOff(state, hark, conversations, clock, host, briefs, settings)
+  const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, conversations, clock, host)
+  const handOff = new HandOff(start, conversation, hark, conversations, clock, host, briefs, settings)
   return { handOff, hark, host, elapsed: () => now - START }
 }
 

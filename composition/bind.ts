@@ -1,0 +1,42 @@
+/**
+ * Typed bindings for the composition root: a class's dependencies are written once, as a list of
+ * identifiers checked against its constructor's parameters (a misordered or missing identifier fails
+ * `tsc`), and every binding names its lifetime. The engine refuses decorators, so inversify is driven
+ * through `toResolvedValue` alone.
+ *
+ * Lifetime hazard: a binding that outlives a hook call (`forLoad`, `forConversation`) must never
+ * depend on a call's port (`KeyValueStore`, `Clock`, `Host`, `Files`, `SessionInfo`, the Hark
+ * endpoint, or anything built over them): it would keep the first call's `$` for good, and every
+ * later call would wait on, and log into, a hook that has settled.
+ */
+import type { ContainerModuleLoadOptions } from '../vendor/inversify.js'
+import type { Token } from '../core/ports/token'
+
+/** What a constructor may depend on: a typed identifier (a port, the settings) or a class. */
+export type Dependency<T> = Token<T> | (abstract new (...args: never[]) => T)
+export type Dependencies<A extends readonly unknown[]> = { readonly [K in keyof A]: Dependency<A[K]> }
+
+type Bind = ContainerModuleLoadOptions['bind']
+type Identifier<T> = Dependency<T>
+
+/**
+ * One instance per hook call (inversify's request scope): built over that call's ports, shared by
+ * everything the call resolves, gone when the call settles.
+ */
+export function perCall<T, A extends unknown[]>(bind: Bind, id: Identifier<T>, make: (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
+  bind<T>(id).toResolvedValue(make, deps).inRequestScope()
+}
+
+/** `perCall` for a class: `new make(...deps)`. */
+export function perCallClass<T, A extends unknown[]>(bind: Bind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
+  // A class is its own identifier; `A` is generic here, so tsc cannot see that `make` is one.
+  perCall(bind, make as unknown as Identifier<T>, (...args: A) => new make(...args), deps)
+}
+
+/**
+ * One instance for as long as the container that binds it lives: the conversation's container (made
+ * at the conversation's start, dropped at `/clear`) or the load's. Takes no dependency (see above).
+ */
+export function perContainer<T>(bind: Bind, make: new () => T): void {
+  bind<T>(make).toResolvedValue(() => new make()).inSingletonScope()
+}

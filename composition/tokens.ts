@@ -1,2 +1,0 @@
-/** Service identifiers that have no interface of the same name in core/. */
-export const GlobCompiler = Symbol('GlobCompiler')
