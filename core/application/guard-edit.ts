@@ -5,7 +5,10 @@
  * successful edit, the file's path is recorded. Nothing about the edit is sent to Hark.
  */
 import { allow, addEntry, noteSession } from '../domain/conversation'
-import { compileGuard, guardQuestion, parseDecisionEntries, parseNonGoals, stopReason, type CompiledGuard, type GlobCompiler, type GuardRecord } from '../domain/decision'
+import { compileGuard, type CompiledGuard } from '../domain/guard/compiled-guard'
+import type { GlobCompiler } from '../domain/guard/glob'
+import { guardQuestion, stopReason } from '../domain/guard/question'
+import { parseDecisionEntries, parseNonGoals, type GuardRecord } from '../domain/guard/records'
 import { withoutControls } from '../domain/item'
 import { relativeToProject } from '../domain/project'
 import type { Clock } from '../ports/clock.port'

@@ -4,7 +4,8 @@
  */
 import type { Brief } from '../domain/brief'
 import type { ConversationRecord, ConversationView } from '../domain/conversation'
-import type { CompiledGuard, GuardRecord } from '../domain/decision'
+import type { CompiledGuard } from '../domain/guard/compiled-guard'
+import type { GuardRecord } from '../domain/guard/records'
 import type { ProjectRef } from '../domain/project'
 
 export type Phase =
