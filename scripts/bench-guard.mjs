@@ -4,7 +4,7 @@
 //
 //   node scripts/bench-guard.mjs
 //
-// core/domain/decision.ts is bundled on the fly with esbuild and imported from a data: URL; globs go
+// core/domain/guard/ is bundled on the fly with esbuild and imported from a data: URL; globs go
 // through vendor/picomatch.js with GLOB_OPTIONS, as in the plugin.
 import { build } from 'esbuild'
 import { availableParallelism, cpus } from 'node:os'
@@ -15,7 +15,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 const bundled = await build({
   stdin: {
-    contents: "export * from './core/domain/decision.ts'\nexport { GLOB_OPTIONS } from './core/domain/glob-options.ts'\n",
+    contents: [
+      "export { parseDecisionEntries } from './core/domain/guard/records.ts'",
+      "export { prepareGlob } from './core/domain/guard/glob.ts'",
+      "export { compileGuard } from './core/domain/guard/compiled-guard.ts'",
+      "export { GUARD_LIMITS } from './core/domain/guard/limits.ts'",
+      "export { GLOB_OPTIONS } from './core/domain/guard/glob-options.ts'",
+    ].join('\n'),
     resolveDir: root,
     sourcefile: 'bench-entry.ts',
     loader: 'ts',
@@ -162,9 +168,9 @@ const tester = ['@(|?)'.repeat(32) + '[0-9]', '@(|?)'.repeat(36) + '[0-9]', '?(a
 console.log(`the tester's globs are ${tester.map((g) => (prepareGlob(g) === undefined ? 'refused' : 'KEPT')).join(', ')}`)
 worst("the tester's globs, vs src/authenticationservicehandler.ts", [decisionWith('t', tester)], ['src/authenticationservicehandler.ts', ...hostilePaths()])
 
-// The slowest single globs found (spec/core/decision.spec.ts fuzzes thousands more): four names with
-// two `*` runs (the per-glob cap), each tried on a 1,000-letter name; sixteen wildcard names between two
-// `**`, each tried at every name of the path; a long run of names between two `**`.
+// The slowest single globs found (spec/core/guard/hostile-globs.spec.ts fuzzes thousands more): four
+// names with two `*` runs (the per-glob cap), each tried on a 1,000-letter name; sixteen wildcard names
+// between two `**`, each tried at every name of the path; a long run of names between two `**`.
 const singles = [
   ['4 costly names, each vs a 1,000-letter name', '{*a*[b],*a*[b]?,*a*[b]??,*a*[b]???}', 'y'],
   ['16 wildcard names between `**`, vs 512 names', '**/{?a,a?}{?,??,???,????,?????,??????,???????,????????}/**', 'y'],

@@ -5,7 +5,7 @@
  * 3 seconds (or the caller's shorter limit). Failures come back as values, never as throws.
  */
 import { parseBrief } from '../../core/domain/brief'
-import { parseDecisionEntries } from '../../core/domain/decision'
+import { parseDecisionEntries } from '../../core/domain/guard/records'
 import { parseItems } from '../../core/domain/item'
 import { isProjectId } from '../../core/domain/project'
 import type { ConversationId } from '../../core/domain/conversation'

@@ -10,7 +10,10 @@
  */
 import { allow, addEntry, noteSession } from '../domain/conversation'
 import type { Brief } from '../domain/brief'
-import { compileGuard, guardQuestion, parseNonGoals, stopReason, type CompiledGuard, type GlobCompiler, type GuardRecord } from '../domain/decision'
+import { compileGuard, type CompiledGuard } from '../domain/guard/compiled-guard'
+import type { GlobCompiler } from '../domain/guard/glob'
+import { guardQuestion, stopReason } from '../domain/guard/question'
+import { parseNonGoals, type GuardRecord } from '../domain/guard/records'
 import { withoutControls } from '../domain/item'
 import { relativeToProject } from '../domain/project'
 import type { Clock } from '../ports/clock.port'

@@ -5,7 +5,8 @@
  */
 
 import { cleanSubject, redactSecrets } from './notes'
-import { commandName, simpleCommands, testCommandsOf } from './test-runs'
+import { simpleCommands } from './shell'
+import { commandName, testCommandsOf } from './test-runs'
 import type { TestResult, WorkEntry } from './work'
 
 /** One Bash call as plain data, filled by the adapter from the engine's event and result. */

@@ -5,7 +5,7 @@
  */
 import { token, type Token } from './token'
 import type { Brief } from '../domain/brief'
-import type { GuardRecord } from '../domain/decision'
+import type { GuardRecord } from '../domain/guard/records'
 import type { HandoffPayload } from '../domain/handoff'
 import type { Item } from '../domain/item'
 

@@ -1,0 +1,311 @@
+/**
+ * The compiled edit guard (SPEC.md: The edit guard; docs/guard.md, Matching and Performance): a set of
+ * records compiled once into a table of patterns, and which of them cover a project-relative path
+ * (globs matched name by name, areas by folder). Glob matching reaches it as a `GlobCompiler` (the
+ * adapter passes picomatch with `GLOB_OPTIONS`), given one name of a pattern at a time, so no glob Hark
+ * sends can make a check slow. Pure: `match` never throws, whatever the records or the compiler do.
+ */
+import { object } from '../item'
+import { emitSegment, fold, isCostly, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
+import { GUARD_LIMITS } from './limits'
+import type { GuardRecord } from './records'
+
+export interface CompiledGuard {
+  /** The records covering `relativePath`, in the order given; `[]` when none (or on any odd input). */
+  match(relativePath: string): GuardRecord[]
+}
+
+interface CompiledRecord {
+  readonly record: GuardRecord
+  /** Indexes into the guard's pattern table; empty when the record has no usable glob (its areas then match by folder). */
+  readonly include: readonly number[]
+  readonly exclude: readonly number[]
+  /** Each area as folded folder names, matched against consecutive folders of the path. */
+  readonly areas: readonly (readonly string[])[]
+}
+
+/** Pattern index standing for "every path" (a record whose globs are all exclusions). */
+const EVERY_PATH = -1
+/** In a compiled pattern, `**`: any number of whole names. */
+const GLOBSTAR = -1
+
+interface CompiledPattern {
+  /** The pattern folder by folder: an index into the name table, or GLOBSTAR. */
+  readonly names: readonly number[]
+  /** Plain text the path must contain for the pattern to match (see requiredText). */
+  readonly literals: readonly string[]
+}
+
+/**
+ * Every distinct pattern of a guard, compiled once, name by name: picomatch compiles each name of a
+ * pattern (`*.sql`, `__tests__`, `[slug]`) on its own and tests it against one name of the path, and
+ * this table walks the names itself, `**` included. So no regex ever sees more than one name, none
+ * can backtrack across folders, and a `**` costs one pass over the path's names (docs/guard.md,
+ * Performance).
+ *
+ * Each pattern carries the plain text it needs (ASCII letters, digits, `.`, `_`, `-` and spaces outside
+ * any class), checked with `includes` first: most paths fail that check. Within one `match`, a
+ * pattern shared by several records is walked once, and a name pattern is tested once per name.
+ */
+class PatternTable {
+  private readonly nameIndex = new Map<string, number>()
+  /** Per name pattern: its test, or the folded text a plain name must equal. */
+  private readonly nameTests: (((name: string) => boolean) | string)[] = []
+  private wildcardNames = 0
+  private costlyNames = 0
+  private innerNames = 0
+  private textRead = 0
+  private readonly index = new Map<string, number>()
+  private readonly patterns: CompiledPattern[] = []
+  private readonly stamp: number[] = []
+  private readonly result: boolean[] = []
+  private call = 0
+  /** The current path, its names, and the wildcard name tests done on them so far (0 untested, 1 no, 2 yes). */
+  private path = ''
+  private names: readonly string[] = []
+  private readonly tested: (Uint8Array | undefined)[] = []
+  private readonly testedCall: number[] = []
+
+  constructor(private readonly compile: GlobCompiler) {}
+
+  /** Whether `characters` more of glob text may be read (the compile-time cap). */
+  read(characters: number): boolean {
+    if (this.textRead + characters > GUARD_LIMITS.globTextPerGuard) return false
+    this.textRead += characters
+    return true
+  }
+
+  /** The pattern's index, or `undefined` when the compiler refuses one of its names or the table is full. */
+  add(shape: readonly Segment[]): number | undefined {
+    const key = shape.map(emitSegment).join('/')
+    const known = this.index.get(key)
+    if (known !== undefined) return known
+    if (this.patterns.length >= GUARD_LIMITS.patternsPerGuard) return undefined
+    const first = shape.indexOf('globstar')
+    const inner = first < 0 ? 0 : shape.slice(first, shape.lastIndexOf('globstar')).filter((seg) => seg !== 'globstar').length
+    if (this.innerNames + inner > GUARD_LIMITS.innerNamesPerGuard) return undefined
+    const names: number[] = []
+    for (const segment of shape) {
+      const name = segment === 'globstar' ? GLOBSTAR : this.addName(segment)
+      if (name === undefined) return undefined
+      names.push(name)
+    }
+    this.innerNames += inner
+    const i = this.patterns.length
+    this.patterns.push({ names, literals: requiredText(key) })
+    this.stamp.push(0)
+    this.result.push(false)
+    this.index.set(key, i)
+    return i
+  }
+
+  private addName(segment: Name): number | undefined {
+    const source = segment.source
+    const known = this.nameIndex.get(source)
+    if (known !== undefined) return known
+    let test: unknown = segment.plain
+    const costly = isCostly(segment)
+    if (test === undefined) {
+      if (this.wildcardNames >= GUARD_LIMITS.wildcardNamesPerGuard) return undefined
+      if (costly && this.costlyNames >= GUARD_LIMITS.costlyNamesPerGuard) return undefined
+      try {
+        test = this.compile(source)
+      } catch {
+        return undefined // a glob the library refuses is skipped (docs/guard.md)
+      }
+      if (typeof test !== 'function') return undefined
+      this.wildcardNames++
+      if (costly) this.costlyNames++
+    }
+    this.nameTests.push(test as ((name: string) => boolean) | string)
+    this.nameIndex.set(source, this.nameTests.length - 1)
+    return this.nameTests.length - 1
+  }
+
+  /** Starts a new `match` call for `path` (normalised and folded): earlier results no longer count. */
+  next(path: string): void {
+    this.call++
+    this.path = path
+    this.names = path.split('/')
+  }
+
+  test(i: number): boolean {
+    if (i === EVERY_PATH) return true
+    if (this.stamp[i] === this.call) return this.result[i] === true
+    const pattern = this.patterns[i]
+    const r = pattern !== undefined && pattern.literals.every((t) => this.path.includes(t)) && this.walk(pattern.names)
+    this.stamp[i] = this.call
+    this.result[i] = r
+    return r
+  }
+
+  /**
+   * Whether the path's names, in order, match `pattern`. Between two `**` the pattern is a run of
+   * name patterns (a chunk): the chunk before the first `**` must match the path's first names, the
+   * chunk after the last `**` its last names, and each chunk in between the earliest names it can
+   * after the previous one (taking the earliest leaves the most room for the rest, so this is exact).
+   * A `**` takes any number of names; the path has no `.` or `..` (normalisePath).
+   */
+  private walk(pattern: readonly number[]): boolean {
+    const count = this.names.length
+    const first = pattern.indexOf(GLOBSTAR)
+    if (first < 0) return pattern.length === count && this.chunkAt(pattern, 0, pattern.length, 0)
+    const last = pattern.lastIndexOf(GLOBSTAR)
+    const tail = pattern.length - last - 1
+    if (first + tail > count || !this.chunkAt(pattern, 0, first, 0) || !this.chunkAt(pattern, last + 1, pattern.length, count - tail)) return false
+    let at = first
+    const end = count - tail
+    for (let from = first + 1; from < last; ) {
+      let to = from
+      while (pattern[to] !== GLOBSTAR) to++
+      let k = at
+      while (k + (to - from) <= end && !this.chunkAt(pattern, from, to, k)) k++
+      if (k + (to - from) > end) return false
+      at = k + (to - from)
+      from = to + 1
+    }
+    return true
+  }
+
+  /** Whether `pattern[from..to)` (no `**`) matches the path's names from name `at` on. */
+  private chunkAt(pattern: readonly number[], from: number, to: number, at: number): boolean {
+    for (let i = from; i < to; i++) if (!this.nameMatches(pattern[i] as number, at + i - from)) return false
+    return true
+  }
+
+  private nameMatches(name: number, j: number): boolean {
+    const test = this.nameTests[name]
+    if (typeof test === 'string') return test === this.names[j]
+    let memo = this.tested[name]
+    if (this.testedCall[name] !== this.call || memo === undefined) {
+      if (memo === undefined || memo.length < this.names.length) memo = new Uint8Array(Math.max(this.names.length, 16))
+      else memo.fill(0)
+      this.tested[name] = memo
+      this.testedCall[name] = this.call
+    }
+    if (memo[j] === 0) {
+      let r = false
+      try {
+        r = test?.(this.names[j] as string) === true
+      } catch {
+        r = false
+      }
+      memo[j] = r ? 2 : 1
+    }
+    return memo[j] === 2
+  }
+}
+
+/**
+ * The plain text a path must contain for `pattern` to match it: runs of ASCII letters, digits, `.`,
+ * `_`, `-` and spaces outside `[]` and escapes, longest first. Anything else ends a run, so the list
+ * only ever asks for less than the glob does.
+ */
+function requiredText(pattern: string): string[] {
+  const runs = new Set<string>()
+  let depth = 0
+  let run = ''
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i] as string
+    if (ch === '\\') {
+      i++ // an escaped character (`\(`): not needed, and ends the run
+      if (depth === 0 && run !== '') runs.add(run)
+      run = ''
+      continue
+    }
+    if (ch === '[') depth++
+    else if (ch === ']' && depth > 0) depth--
+    if (depth === 0 && /[a-z0-9._\- ]/.test(ch)) run += ch
+    else {
+      if (run !== '') runs.add(run)
+      run = ''
+    }
+  }
+  if (run !== '') runs.add(run)
+  return [...runs].sort((a, b) => b.length - a.length)
+}
+
+/** Compile once per set of records (the guard keeps it until the records change). */
+export function compileGuard(records: readonly GuardRecord[], compile: GlobCompiler): CompiledGuard {
+  const compiled: CompiledRecord[] = []
+  const seen = new Set<string>()
+  const table = new PatternTable(compile)
+  const list = Array.isArray(records) ? records : []
+  for (const record of list) {
+    if (compiled.length >= GUARD_LIMITS.compiledRecords) break
+    const c = compileRecord(record, table, seen)
+    if (c !== undefined) compiled.push(c)
+  }
+  return {
+    match(relativePath: string): GuardRecord[] {
+      const path = normalisePath(relativePath)
+      if (path === undefined) return []
+      const folded = fold(path)
+      const folders = folded.split('/').slice(0, -1)
+      table.next(folded)
+      const out: GuardRecord[] = []
+      for (const c of compiled) if (covers(c, table, folders)) out.push(c.record)
+      return out
+    },
+  }
+}
+
+function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<string>): CompiledRecord | undefined {
+  const r = object(record) as GuardRecord | undefined
+  if (r === undefined || typeof r.key !== 'string' || seen.has(r.key) || typeof r.title !== 'string') return undefined
+  const scope = object(r.scope)
+  const paths = Array.isArray(scope?.['paths']) ? (scope['paths'] as unknown[]) : []
+  const areaList = Array.isArray(scope?.['areas']) ? (scope['areas'] as unknown[]) : []
+  const include: number[] = []
+  const exclude: number[] = []
+  for (const glob of paths.slice(0, GUARD_LIMITS.globsPerRecord)) {
+    if (typeof glob !== 'string') continue
+    const read = readScopeGlob(glob, (count) => table.read(count))
+    if (read === undefined) continue
+    const indexes = read.shapes.map((shape) => table.add(shape))
+    if (indexes.every((i): i is number => i !== undefined)) (read.exclude ? exclude : include).push(...indexes)
+  }
+  // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch.
+  if (include.length === 0 && exclude.length > 0) include.push(EVERY_PATH)
+  const areas: string[][] = []
+  for (const area of areaList.slice(0, GUARD_LIMITS.areasPerRecord)) {
+    if (typeof area !== 'string') continue
+    const segments = fold(area.normalize('NFC')).replace(/\\/g, '/').split('/').filter((s) => s.trim() !== '')
+    if (segments.length > 0) areas.push(segments)
+  }
+  if (include.length === 0 && areas.length === 0) return undefined
+  seen.add(r.key)
+  return { record: r, include, exclude, areas }
+}
+
+function covers(c: CompiledRecord, table: PatternTable, folders: readonly string[]): boolean {
+  if (c.include.length > 0) return c.include.some((i) => table.test(i)) && !c.exclude.some((i) => table.test(i))
+  return c.areas.some((area) => underFolders(folders, area))
+}
+
+/** Whether `area`'s folder names appear, in a row, among the path's folders (never its file name). */
+function underFolders(folders: readonly string[], area: readonly string[]): boolean {
+  for (let i = 0; i + area.length <= folders.length; i++) {
+    let all = true
+    for (let j = 0; j < area.length && all; j++) all = folders[i + j] === area[j]
+    if (all) return true
+  }
+  return false
+}
+
+/**
+ * A project-relative path as the matchers see it, or `undefined` when there is nothing to match:
+ * `/` separators, no empty, `.` or `..` names (`src/db/../db/x.sql` is `src/db/x.sql`; a path that
+ * climbs above the project root is not in the project).
+ */
+function normalisePath(p: unknown): string | undefined {
+  if (typeof p !== 'string' || p.length > GUARD_LIMITS.pathLength) return undefined
+  const names: string[] = []
+  for (const name of p.normalize('NFC').replace(/\\/g, '/').split('/')) {
+    if (name === '' || name === '.') continue
+    if (name !== '..') names.push(name)
+    else if (names.pop() === undefined) return undefined
+  }
+  return names.length === 0 ? undefined : names.join('/')
+}
+

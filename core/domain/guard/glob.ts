@@ -1,0 +1,427 @@
+/**
+ * One scope glob as the edit guard reads it before picomatch sees it (SPEC.md: The edit guard;
+ * docs/guard.md, Glob semantics and Performance): its .gitignore-like meaning, braces, ranges and the
+ * two bounded extglobs expanded with caps, the other extglobs refused, brackets rebuilt and every other
+ * special character escaped. The result is patterns cut into names, each one picomatch compiles on its
+ * own and whose regex can't nest a quantifier. Pure: a glob that can't be read safely is skipped.
+ */
+import { GUARD_LIMITS } from './limits'
+
+/**
+ * Turns one glob into a test of a string; may throw on a glob it can't compile. The guard calls it
+ * with one name of a pattern (`*.sql`, never a `/`) and tests one name of the path with the result.
+ */
+export type GlobCompiler = (glob: string) => (path: string) => boolean
+
+/**
+ * A record's glob as the patterns handed to the compiler, with its .gitignore-like meaning
+ * (docs/guard.md, Glob semantics): a leading `!` excludes; a glob without an inner slash matches at
+ * any depth; a leading `/` or `./` anchors it at the root; a glob covers what it names and everything
+ * under it (`src/db` and `src/*` cover whole folders); a trailing slash means folders only.
+ *
+ * The glob is read here, not by picomatch: braces and ranges are expanded (each alternative its own
+ * pattern), `@(a|b)` and `?(a|b)` are read as braces, brackets are rebuilt, and every other special
+ * character is escaped, so picomatch only ever sees literals, `?`, `*`, `**` and plain character
+ * classes, whose regex can't nest a quantifier (docs/guard.md, Performance). `undefined` for a glob
+ * skipped as empty, as naming `..`, as an unbounded extglob (`*( )`, `+( )`, `!( )`), or as too
+ * costly to match (GUARD_LIMITS).
+ */
+export function prepareGlob(glob: string): { exclude: boolean; patterns: string[] } | undefined {
+  const read = readScopeGlob(glob)
+  return read === undefined ? undefined : { exclude: read.exclude, patterns: read.shapes.map((shape) => shape.map(emitSegment).join('/')) }
+}
+
+/**
+ * prepareGlob, as the patterns' names (what compileGuard compiles). `budget` is charged the glob's
+ * length before it is read and that length again for each further alternative, and may refuse.
+ */
+export function readScopeGlob(glob: string, budget: (characters: number) => boolean = () => true): { exclude: boolean; shapes: Segment[][] } | undefined {
+  if (typeof glob !== 'string') return undefined
+  let s = glob.normalize('NFC').trim().replace(/\\/g, '/')
+  if (s === '' || s.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(s) || !budget(s.length)) return undefined
+  if (s.startsWith('!(')) return undefined // picomatch's negated extglob, not an exclusion: refused
+  const exclude = s.startsWith('!')
+  if (exclude) s = s.slice(1)
+  try {
+    const nodes = readGlob(fold(s), 0)
+    const count = alternatives(nodes)
+    if (count > GUARD_LIMITS.alternativesPerGlob || !budget(s.length * (count - 1))) return undefined
+    const shapes: Segment[][] = []
+    const seen = new Set<string>()
+    for (const pieces of expand(nodes)) {
+      for (const shape of shapesOf(pieces)) {
+        if (!cheapToMatch(shape)) return undefined
+        const key = shape.map(emitSegment).join('/')
+        if (!seen.has(key)) shapes.push(shape)
+        seen.add(key)
+      }
+    }
+    if (shapes.length === 0 || !cheapGlob(shapes)) return undefined
+    return { exclude, shapes }
+  } catch (e) {
+    if (e instanceof Refused) return undefined
+    throw e
+  }
+}
+
+/** One piece of a glob once its braces are expanded. */
+type Piece =
+  | { readonly kind: 'text'; readonly text: string } // literal characters
+  | { readonly kind: 'one' } // `?`
+  | { readonly kind: 'star'; readonly size: number } // a run of `*`
+  | { readonly kind: 'class'; readonly source: string } // a bracket expression, rebuilt as picomatch source
+  | { readonly kind: 'slash' }
+/** A glob as written: pieces, and choices (braces, `@( )`, `?( )`) between alternatives. */
+type GlobNode = Piece | { readonly kind: 'choice'; readonly options: readonly (readonly GlobNode[])[] }
+/** A pattern folder by folder: `**`, or one name as picomatch source, with what the limits look at. */
+export type Segment = 'globstar' | Name
+export interface Name {
+  /** The name as picomatch reads it (`*.sql`, `\(auth\)`, `[\x2e\x2e\x2eslug]`). */
+  readonly source: string
+  /** The folded text a path's name must equal, when the name has no wildcard. */
+  readonly plain: string | undefined
+  /** `*` runs, bracket expressions, and pieces (characters, a bracket expression counting one). */
+  readonly stars: number
+  readonly classes: number
+  readonly length: number
+}
+
+/** Thrown while reading a glob that must be skipped; never leaves prepareGlob. */
+class Refused extends Error {}
+
+const SLASH: Piece = { kind: 'slash' }
+const ONE: Piece = { kind: 'one' }
+const literal = (t: string): Piece => ({ kind: 'text', text: t })
+
+/** Reads `s` (already folded) into pieces and choices. `depth` counts the braces and extglobs around it. */
+function readGlob(s: string, depth: number): GlobNode[] {
+  if (depth > GUARD_LIMITS.braceDepth) throw new Refused()
+  const out: GlobNode[] = []
+  let i = 0
+  while (i < s.length) {
+    const ch = s[i] as string
+    if (ch === '*') {
+      let j = i
+      while (s[j] === '*') j++
+      if (s[j] === '(' && closing(s, j) > 0) throw new Refused() // `*( )`: any number of repeats, no bounded reading
+      out.push({ kind: 'star', size: j - i })
+      i = j
+    } else if ((ch === '@' || ch === '?' || ch === '+' || ch === '!') && s[i + 1] === '(' && closing(s, i + 1) > 0) {
+      // `+( )` repeats and `!( )` negates: refused; `@(a|b)` is `{a,b}`, `?(a|b)` is `{,a,b}`.
+      if (ch === '+' || ch === '!') throw new Refused()
+      const end = closing(s, i + 1)
+      const options = splitTop(s.slice(i + 2, end), '|').map((part) => readGlob(part, depth + 1))
+      out.push({ kind: 'choice', options: ch === '?' ? [[], ...options] : options })
+      i = end + 1
+    } else if (ch === '?') {
+      out.push(ONE)
+      i++
+    } else if (ch === '[' || ch === '{') {
+      const group = ch === '[' ? readClass(s, i) : readBrace(s, i, depth)
+      out.push(group?.node ?? literal(ch))
+      i = group?.end ?? i + 1
+    } else if (ch === '/') {
+      out.push(SLASH)
+      i++
+    } else {
+      PLAIN_RUN.lastIndex = i + 1
+      PLAIN_RUN.test(s)
+      const end = PLAIN_RUN.lastIndex > i + 1 ? PLAIN_RUN.lastIndex : i + 1
+      out.push(literal(s.slice(i, end)))
+      i = end
+    }
+  }
+  return out
+}
+
+/** Characters with no meaning to the reader (after the first of a run: `@`, `+` or `!` count only before `(`). */
+const PLAIN_RUN = /[^*?[{/@+!]*/y
+
+/** The index of the `)` or `}` closing the group opened at `open`, or -1; brackets are skipped. */
+function closing(s: string, open: number): number {
+  const o = s[open] as string
+  const c = o === '(' ? ')' : '}'
+  let depth = 0
+  for (let i = open; i < s.length; i++) {
+    const ch = s[i]
+    if (ch === '[') {
+      const cls = readClass(s, i)
+      if (cls !== undefined) i = cls.end - 1
+    } else if (ch === o) depth++
+    else if (ch === c && --depth === 0) return i
+  }
+  return -1
+}
+
+/** `s` split at `sep` outside braces, parentheses and brackets. */
+function splitTop(s: string, sep: ',' | '|'): string[] {
+  const parts: string[] = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]
+    if (ch === '[') {
+      const cls = readClass(s, i)
+      if (cls !== undefined) i = cls.end - 1
+    } else if (ch === '{' || ch === '(') depth++
+    else if ((ch === '}' || ch === ')') && depth > 0) depth--
+    else if (ch === sep && depth === 0) {
+      parts.push(s.slice(start, i))
+      start = i + 1
+    }
+  }
+  parts.push(s.slice(start))
+  return parts
+}
+
+/** A brace group at `open` (`{a,b}`, `{1..5}`, `{a..e}`, `{01..10..3}`), or `undefined` when the `{` is a plain character. */
+function readBrace(s: string, open: number, depth: number): { node: GlobNode; end: number } | undefined {
+  const end = closing(s, open)
+  if (end < 0) return undefined
+  const body = s.slice(open + 1, end)
+  const parts = splitTop(body, ',')
+  if (parts.length > 1) return { node: { kind: 'choice', options: parts.map((p) => readGlob(p, depth + 1)) }, end: end + 1 }
+  // A range of single characters, step 1 (`{a..z}`, `{0..9}`) is the class `[a-z]`: one piece, not 26.
+  const single = /^(?:([a-z])\.\.([a-z])|(\d)\.\.(\d))(?:\.\.[+-]?0*1)?$/.exec(body)
+  if (single !== null) {
+    const [from, to] = [single[1] ?? single[3], single[2] ?? single[4]].sort() as [string, string]
+    return { node: { kind: 'class', source: `[${from}-${to}]` }, end: end + 1 }
+  }
+  const values = rangeValues(body)
+  if (values === undefined) return undefined
+  return { node: { kind: 'choice', options: values.map((v) => [literal(v)]) }, end: end + 1 }
+}
+
+/** The values of a bash range (`1..5`, `05..10`, `a..e`, with an optional step), or `undefined` if `body` isn't one. */
+function rangeValues(body: string): string[] | undefined {
+  const m = /^(?:([+-]?\d{1,15})\.\.([+-]?\d{1,15})|([a-z])\.\.([a-z]))(?:\.\.([+-]?\d{1,15}))?$/.exec(body)
+  if (m === null) return undefined
+  const step = Math.max(1, Math.abs(Number(m[5] ?? '1')))
+  const numeric = m[1] !== undefined
+  const from = numeric ? Number(m[1]) : (m[3] as string).charCodeAt(0)
+  const to = numeric ? Number(m[2]) : (m[4] as string).charCodeAt(0)
+  const count = Math.floor(Math.abs(to - from) / step) + 1
+  if (count > GUARD_LIMITS.alternativesPerGlob) throw new Refused()
+  const pad = numeric && [m[1], m[2]].some((v) => /^[+-]?0\d/.test(v as string)) ? Math.max((m[1] as string).length, (m[2] as string).length) : 0
+  const values: string[] = []
+  for (let k = 0, v = from; k < count; k++, v += from <= to ? step : -step) {
+    if (!numeric) values.push(String.fromCharCode(v))
+    else values.push(v < 0 ? `-${String(-v).padStart(pad - 1, '0')}` : String(v).padStart(pad, '0'))
+  }
+  return values
+}
+
+/** Character classes as member lists (never `/`; case is folded, so only lower-case letters). */
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alnum: 'a-z0-9',
+  alpha: 'a-z',
+  digit: '0-9',
+  lower: 'a-z',
+  upper: 'a-z',
+  word: 'a-z0-9_',
+  xdigit: 'a-f0-9',
+  blank: ' ',
+  space: ' ',
+  punct: '!-.:-@[-`{-~',
+  graph: '!-.0-~',
+  print: ' -.0-~',
+  ascii: '\u0001-.0-\u007f',
+  cntrl: '\u0001-\u001f\u007f',
+}
+
+/**
+ * A bracket expression at `open` (`[abc]`, `[a-z]`, `[!x]`, `[^x]`, `[[:alpha:]]`), rebuilt as a class
+ * picomatch passes through unchanged, or `undefined` when the `[` is a plain character (no `]` before
+ * the next `/`). Members other than letters and digits are written as `\xHH` or `\uHHHH`, so a class
+ * of word characters (`[slug]`, `[...slug]`) keeps picomatch's literal reading (a folder named
+ * `[slug]`), and a negated class never matches `/`.
+ */
+function readClass(s: string, open: number): { node: Piece; end: number } | undefined {
+  let j = open + 1
+  const negate = s[j] === '!' || s[j] === '^'
+  if (negate) j++
+  // No `]` after the first member, before the next `/`: a plain `[` (checked first, so a glob of many
+  // `[` costs one search each, not one scan of the rest of the glob each).
+  const close = s.indexOf(']', j + 1)
+  const slash = s.indexOf('/', j)
+  if (close < 0 || (slash >= 0 && slash < close)) return undefined
+  let source = ''
+  for (let first = true; ; first = false) {
+    if (j >= s.length || s[j] === '/') return undefined
+    const c = s[j] as string
+    if (c === ']' && !first) break
+    if (c === '[' && s[j + 1] === ':') {
+      const close = s.indexOf(':]', j + 2)
+      const name = close < 0 ? undefined : s.slice(j + 2, close)
+      if (name !== undefined && !name.includes('/')) {
+        const members = POSIX_CLASSES[name]
+        if (members === undefined) throw new Refused() // `[[:foo:]]`: not a class anyone can mean
+        source += Array.from(members, (m, k) => (m === '-' && k > 0 ? '-' : classMember(m))).join('')
+        j = close + 2
+        continue
+      }
+    }
+    const cp = s.codePointAt(j) ?? 0
+    if (cp > 0xffff) throw new Refused() // a class matches one UTF-16 unit: an astral member can't match
+    const to = s[j + 1] === '-' && s[j + 2] !== undefined && s[j + 2] !== ']' && s[j + 2] !== '/' ? (s.codePointAt(j + 2) ?? 0) : undefined
+    if (to !== undefined) {
+      if (to > 0xffff || to < cp) throw new Refused() // `[z-a]`
+      source += `${classMember(c)}-${classMember(String.fromCharCode(to))}`
+      j += 3
+    } else {
+      source += classMember(c)
+      j += 1
+    }
+  }
+  return { node: { kind: 'class', source: `[${negate ? '^' : ''}${source}]` }, end: j + 1 }
+}
+
+function classMember(c: string): string {
+  if (/^[\p{L}\p{N}]$/u.test(c)) return c
+  const code = c.charCodeAt(0)
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
+}
+
+/** How many patterns `nodes` expand to (stops counting past the cap). */
+function alternatives(nodes: readonly GlobNode[]): number {
+  let n = 1
+  for (const node of nodes) {
+    if (node.kind !== 'choice') continue
+    let sum = 0
+    for (const option of node.options) sum = Math.min(sum + alternatives(option), GUARD_LIMITS.alternativesPerGlob + 1)
+    n = Math.min(n * sum, GUARD_LIMITS.alternativesPerGlob + 1)
+  }
+  return n
+}
+
+/** Every alternative of `nodes` (count them with `alternatives` first). */
+function expand(nodes: readonly GlobNode[]): Piece[][] {
+  let out: Piece[][] = [[]]
+  for (const node of nodes) {
+    if (node.kind !== 'choice') {
+      for (const pieces of out) pieces.push(node)
+      continue
+    }
+    const tails = node.options.flatMap((option) => expand(option))
+    out = out.flatMap((head) => tails.map((tail) => [...head, ...tail]))
+  }
+  return out
+}
+
+/**
+ * One alternative of a glob as the patterns it stands for (none for an empty alternative), with the
+ * .gitignore reading: anchored when it has a slash before its end, else at any depth (`**` first); a
+ * trailing slash means a folder (`/**` + `/*` after it); otherwise the name and everything under it.
+ */
+function shapesOf(pieces: readonly Piece[]): Segment[][] {
+  if (pieces.length === 0) return []
+  let last = pieces.length
+  while (last > 0 && pieces[last - 1]?.kind === 'slash') last--
+  const folderOnly = last < pieces.length
+  const anchored = pieces.slice(0, last).some((p) => p.kind === 'slash')
+  const names: Piece[][] = [[]]
+  for (const p of pieces) {
+    if (p.kind === 'slash') names.push([])
+    else (names[names.length - 1] as Piece[]).push(p)
+  }
+  const segments: Segment[] = []
+  for (const name of names) {
+    const word = name.every((p) => p.kind === 'text') ? name.map((p) => (p as { text: string }).text).join('') : undefined
+    if (name.length === 0 || word === '.') continue // `//` and `./`
+    if (word === '..') throw new Refused() // can't match a path inside the project
+    const merged = mergeStars(name)
+    const only = merged.length === 1 ? merged[0] : undefined
+    const segment: Segment = only?.kind === 'star' && only.size >= 2 ? 'globstar' : nameOf(merged)
+    if (segment === 'globstar' && segments[segments.length - 1] === 'globstar') continue // `**/**` is `**`
+    segments.push(segment)
+  }
+  if (segments.length === 0) return [['globstar']] // `.`, `./`, `/`: every file
+  if (!anchored && segments[0] !== 'globstar') segments.unshift('globstar')
+  if (segments[segments.length - 1] === 'globstar') return [segments]
+  // `x/**` also matches a file named `x`; `x/**` + `/*` needs something under the folder.
+  if (folderOnly) return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
+  return [segments, [...segments, 'globstar']]
+}
+
+/** Adjacent star runs are one run (`{*,a}*` expands to `**`). */
+function mergeStars(name: readonly Piece[]): Piece[] {
+  const out: Piece[] = []
+  for (const p of name) {
+    const prev = out[out.length - 1]
+    if (p.kind === 'star' && prev?.kind === 'star') out[out.length - 1] = { kind: 'star', size: prev.size + p.size }
+    else out.push(p)
+  }
+  return out
+}
+
+/** Characters picomatch reads as syntax (or as regex), escaped so it reads them as themselves. */
+const SYNTAX = /[\\()[\]{}|+!@"$^,*?]/g
+
+function nameOf(pieces: readonly Piece[]): Name {
+  let source = ''
+  let plain: string | undefined = ''
+  let stars = 0
+  let classes = 0
+  let length = 0
+  for (const p of pieces) {
+    if (p.kind === 'text') {
+      source += p.text.replace(SYNTAX, '\\$&')
+      plain = plain === undefined ? undefined : plain + p.text
+      length += p.text.length
+      continue
+    }
+    plain = undefined
+    length++
+    if (p.kind === 'one') source += '?'
+    else if (p.kind === 'star') (source += '*'), stars++
+    else if (p.kind === 'class') (source += p.source), classes++
+  }
+  return { source, plain, stars, classes, length }
+}
+
+export function emitSegment(segment: Segment): string {
+  return segment === 'globstar' ? '**' : segment.source
+}
+
+/** A name with two `*` runs: its test may try every split of the path's name. */
+export function isCostly(name: Name): boolean {
+  return name.stars > 1
+}
+
+/** Whether a glob's patterns, together, stay within the per-glob caps of GUARD_LIMITS. */
+function cheapGlob(shapes: readonly (readonly Segment[])[]): boolean {
+  const wildcard = new Set<string>()
+  const costly = new Set<string>()
+  for (const shape of shapes) {
+    for (const segment of shape) {
+      if (segment === 'globstar' || segment.plain !== undefined) continue
+      wildcard.add(segment.source)
+      if (isCostly(segment)) costly.add(segment.source)
+    }
+  }
+  return wildcard.size <= GUARD_LIMITS.wildcardNamesPerGlob && costly.size <= GUARD_LIMITS.costlyNamesPerGlob
+}
+
+/**
+ * Whether a pattern stays fast to match on any path (the limits in GUARD_LIMITS, measured by
+ * scripts/bench-guard.mjs and spec/core/guard/hostile-globs.spec.ts). Names are matched one by one,
+ * so only a name's own `*` runs can make its test backtrack, over that name alone.
+ */
+function cheapToMatch(shape: readonly Segment[]): boolean {
+  if (shape.filter((s) => s !== 'globstar').length > GUARD_LIMITS.namesPerPattern) return false
+  return shape.every(
+    (s) =>
+      s === 'globstar' ||
+      (s.stars <= GUARD_LIMITS.starRunsPerName &&
+        s.classes <= GUARD_LIMITS.classesPerName &&
+        (s.plain !== undefined || s.length <= GUARD_LIMITS.wildcardNameLength)),
+  )
+}
+
+/** Case folding close to Unicode's full folding (`ß`, `ẞ` and `SS` fold alike); ASCII takes the short way. */
+export function fold(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase()
+  return s.toLowerCase().toUpperCase().toLowerCase().normalize('NFC')
+}
+

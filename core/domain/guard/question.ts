@@ -1,0 +1,78 @@
+/**
+ * What the user and Claude read from the edit guard (SPEC.md: The edit guard): the question shown in
+ * Claude Code's Allow/Stop dialog and the deny text Claude reads on Stop. Every record's title and
+ * why, ten records at most, one line each, without control or bidi characters. Pure; never throws.
+ */
+import { object } from '../item'
+import { display, type GuardRecord } from './records'
+
+/** Records listed in the question and the deny text; the rest are counted. */
+export const LISTED_RECORDS = 10
+const SHOWN_TITLE = 120
+const SHOWN_WHY = 200
+const SHOWN_PATH = 160
+
+/** The question shown in Claude Code's dialog (`$.ui.ask(question, ['Allow', 'Stop'])`); ends in `?`. */
+export function guardQuestion(relativePath: string, matches: readonly GuardRecord[]): string {
+  const list = recordsOf(matches)
+  const path = shownPath(relativePath)
+  const lines = [`${path} is covered by ${count(list)}:`, '']
+  for (const r of list.slice(0, LISTED_RECORDS)) {
+    lines.push(`• ${label(r)}: ${display(r.title, SHOWN_TITLE)}`)
+    const why = display(r.why, SHOWN_WHY)
+    if (why !== '') lines.push(`  Why: ${why}`)
+  }
+  if (list.length > LISTED_RECORDS) lines.push(`• …and ${list.length - LISTED_RECORDS} more`)
+  lines.push('', `Allow is remembered for ${list.length === 1 ? 'this record' : 'these records'} for the rest of this conversation; Stop refuses this edit.`)
+  lines.push(`Allow this edit of ${path}?`)
+  return lines.join('\n')
+}
+
+/** The deny text Claude reads on Stop: which records, why, and to ask the user rather than retry. */
+export function stopReason(relativePath: string, matches: readonly GuardRecord[]): string {
+  const list = recordsOf(matches)
+  const lines = [`The user chose Stop in Hark's edit guard: this edit of ${shownPath(relativePath)} is covered by ${count(list)}:`]
+  for (const r of list.slice(0, LISTED_RECORDS)) {
+    const why = display(r.why, SHOWN_WHY)
+    lines.push(`- ${label(r)} "${display(r.title, SHOWN_TITLE)}"${why === '' ? '' : ` (why: ${why})`}`)
+  }
+  if (list.length > LISTED_RECORDS) lines.push(`- …and ${list.length - LISTED_RECORDS} more`)
+  lines.push(
+    'Do not retry this edit, and do not make the same change another way (another tool, a shell command or another file).',
+    'Ask the user how they want to proceed.',
+  )
+  return lines.join('\n')
+}
+
+function recordsOf(matches: readonly GuardRecord[]): GuardRecord[] {
+  if (!Array.isArray(matches)) return []
+  return matches.filter((r): r is GuardRecord => object(r) !== undefined && typeof (r as GuardRecord).title === 'string')
+}
+
+function count(list: readonly GuardRecord[]): string {
+  const decisions = list.filter((r) => r.kind !== 'non-goal').length
+  const nonGoals = list.length - decisions
+  const parts: string[] = []
+  if (decisions > 0) parts.push(decisions === 1 ? 'a Hark decision' : `${decisions} Hark decisions`)
+  if (nonGoals > 0) parts.push(nonGoals === 1 ? `a ${decisions > 0 ? '' : 'Hark '}non-goal` : `${nonGoals} ${decisions > 0 ? '' : 'Hark '}non-goals`)
+  return parts.length === 0 ? 'no Hark record' : parts.join(' and ')
+}
+
+function label(r: GuardRecord): string {
+  const kind = r.kind === 'non-goal' ? 'Non-goal' : 'Decision'
+  const areas = Array.isArray(r.scope?.areas) ? r.scope.areas.filter((a) => typeof a === 'string').slice(0, 3) : []
+  const shown = areas.map((a) => display(a, 40)).filter((a) => a !== '')
+  return shown.length === 0 ? kind : `${kind} (${shown.join(', ')})`
+}
+
+function shownPath(p: unknown): string {
+  const s = display(p, Number.MAX_SAFE_INTEGER)
+  if (s === '') return 'this file'
+  const chars = Array.from(s)
+  if (chars.length <= SHOWN_PATH) return s
+  // Keep the end, where the file name is, and start at a folder boundary when there is one.
+  const tail = chars.slice(-(SHOWN_PATH - 1)).join('')
+  const cut = tail.indexOf('/')
+  return `…${cut >= 0 && cut < tail.length - 1 ? tail.slice(cut) : tail}`
+}
+

@@ -1,0 +1,372 @@
+/**
+ * A small, total reader of one Bash command line (SPEC.md: tool.call, Bash): quotes, escapes, `$(…)`,
+ * backticks, heredocs, redirections and operators are understood well enough to find the simple
+ * commands a line runs and how they are joined (`&&`, `||`, `;`, `|`, `&`); anything inside quotes,
+ * substitutions or heredocs is never a command. Bounded: the first MAX_COMMAND characters are read,
+ * substitutions nested at most MAX_DEPTH deep. Pure; simpleCommands never throws.
+ */
+
+/**
+ * The words of each simple command a line runs at its top level, quotes removed (`$(…)` and
+ * backtick substitutions are kept as written). Quoted text and heredoc bodies are never commands.
+ */
+export function simpleCommands(command: string): string[][] {
+  try {
+    if (typeof command !== 'string') return []
+    return commandsOf(command, 0).commands.map((c) => c.words)
+  } catch {
+    return []
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the line
+
+type Token = { readonly kind: 'word'; readonly text: string } | { readonly kind: 'op'; readonly op: string }
+
+/** How deeply reading may nest: substitutions here, and lines run by a command (`sh -c`) in test-runs.ts. */
+export const MAX_DEPTH = 12
+const MAX_COMMAND = 100_000
+
+/** What the next word is: a word of the command, a redirection's target (dropped), or a heredoc's delimiter. */
+type NextWord = 'word' | 'target' | 'heredoc' | 'heredoc-strip'
+
+interface Scan {
+  readonly tokens: Token[]
+  readonly end: number
+}
+
+/** Tokens from `start`; inside `$(…)` (`nested`), up to and past the closing parenthesis. */
+function scan(src: string, start: number, depth: number, nested: boolean): Scan {
+  const tokens: Token[] = []
+  let word = ''
+  let inWord = false
+  let quoted = false
+  let parens = 0
+  let next: NextWord = 'word'
+  const heredocs: { delimiter: string; strip: boolean }[] = []
+
+  const endWord = (): void => {
+    if (!inWord) return
+    if (next === 'word') tokens.push({ kind: 'word', text: word })
+    else if (next === 'heredoc' || next === 'heredoc-strip') heredocs.push({ delimiter: word, strip: next === 'heredoc-strip' })
+    next = 'word'
+    word = ''
+    inWord = false
+    quoted = false
+  }
+  const op = (o: string): void => {
+    endWord()
+    next = 'word'
+    tokens.push({ kind: 'op', op: o })
+  }
+
+  let i = start
+  while (i < src.length) {
+    const c = src[i] ?? ''
+    const d = src[i + 1] ?? ''
+    if (c === '\\') {
+      if (d === '\n') i += 2
+      else {
+        word += d
+        inWord = true
+        quoted = true
+        i += 2
+      }
+      continue
+    }
+    if (c === "'") {
+      const j = src.indexOf("'", i + 1)
+      const e = j < 0 ? src.length : j
+      word += src.slice(i + 1, e)
+      inWord = quoted = true
+      i = e + 1
+      continue
+    }
+    if (c === '$' && d === "'") {
+      let j = i + 2
+      while (j < src.length && src[j] !== "'") j += src[j] === '\\' ? 2 : 1
+      word += src.slice(i + 2, Math.min(j, src.length))
+      inWord = quoted = true
+      i = j + 1
+      continue
+    }
+    if (c === '"') {
+      const r = readDoubleQuoted(src, i + 1, depth)
+      word += r.text
+      inWord = quoted = true
+      i = r.end
+      continue
+    }
+    if (c === '$' && d === '(') {
+      const e = skipSubstitution(src, i + 2, depth)
+      word += src.slice(i, e)
+      inWord = true
+      i = e
+      continue
+    }
+    if (c === '$' && d === '{') {
+      const e = skipBraces(src, i + 2)
+      word += src.slice(i, e)
+      inWord = true
+      i = e
+      continue
+    }
+    if (c === '`') {
+      const e = skipBackticks(src, i + 1)
+      word += src.slice(i, e)
+      inWord = true
+      i = e
+      continue
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      endWord()
+      i += 1
+      continue
+    }
+    if (c === '#' && !inWord) {
+      const nl = src.indexOf('\n', i)
+      i = nl < 0 ? src.length : nl
+      continue
+    }
+    if (c === '\n') {
+      op('\n')
+      i += 1
+      if (heredocs.length > 0) {
+        i = skipHeredocBodies(src, i, heredocs)
+        heredocs.length = 0
+      }
+      continue
+    }
+    if ((c === '<' || c === '>') && d === '(') {
+      // Process substitution: a word, never a command of this line.
+      const e = skipSubstitution(src, i + 2, depth)
+      word += src.slice(i, e)
+      inWord = true
+      i = e
+      continue
+    }
+    if (c === '<' || c === '>' || (c === '&' && d === '>')) {
+      // A redirection; digits just before it name a file descriptor, not a word.
+      if (inWord && !quoted && /^\d+$/.test(word)) {
+        word = ''
+        inWord = false
+      } else endWord()
+      const rest = src.slice(i, i + 3)
+      let len = 1
+      let kind: NextWord = 'target'
+      if (rest.startsWith('<<<')) len = 3
+      else if (rest.startsWith('<<-')) [len, kind] = [3, 'heredoc-strip']
+      else if (rest.startsWith('<<')) [len, kind] = [2, 'heredoc']
+      else if (rest.startsWith('&>>')) len = 3
+      else if (/^(?:<>|<&|>>|>&|>\||&>)/.test(rest)) len = 2
+      i += len
+      next = kind
+      continue
+    }
+    if (c === '&') {
+      if (d === '&') {
+        op('&&')
+        i += 2
+      } else {
+        op('&')
+        i += 1
+      }
+      continue
+    }
+    if (c === '|') {
+      if (d === '|') {
+        op('||')
+        i += 2
+      } else {
+        op('|')
+        i += d === '&' ? 2 : 1
+      }
+      continue
+    }
+    if (c === ';') {
+      op(';')
+      i += d === ';' ? (src[i + 2] === '&' ? 3 : 2) : d === '&' ? 2 : 1
+      continue
+    }
+    if (c === '(') {
+      parens += 1
+      op('(')
+      i += 1
+      continue
+    }
+    if (c === ')') {
+      if (nested && parens === 0) {
+        endWord()
+        return { tokens, end: i + 1 }
+      }
+      parens = Math.max(0, parens - 1)
+      op(')')
+      i += 1
+      continue
+    }
+    word += c
+    inWord = true
+    i += 1
+  }
+  endWord()
+  return { tokens, end: src.length }
+}
+
+function readDoubleQuoted(src: string, start: number, depth: number): { text: string; end: number } {
+  let text = ''
+  let i = start
+  while (i < src.length) {
+    const c = src[i] ?? ''
+    const d = src[i + 1] ?? ''
+    if (c === '"') return { text, end: i + 1 }
+    if (c === '\\') {
+      if (d === '\n') {
+        i += 2
+        continue
+      }
+      text += '$`"\\'.includes(d) && d !== '' ? d : c + d
+      i += 2
+      continue
+    }
+    if (c === '$' && d === '(') {
+      const e = skipSubstitution(src, i + 2, depth)
+      text += src.slice(i, e)
+      i = e
+      continue
+    }
+    if (c === '$' && d === '{') {
+      const e = skipBraces(src, i + 2)
+      text += src.slice(i, e)
+      i = e
+      continue
+    }
+    if (c === '`') {
+      const e = skipBackticks(src, i + 1)
+      text += src.slice(i, e)
+      i = e
+      continue
+    }
+    text += c
+    i += 1
+  }
+  return { text, end: src.length }
+}
+
+/** The index just past the `)` closing a `$(` (or `<(`) whose body starts at `start`. */
+function skipSubstitution(src: string, start: number, depth: number): number {
+  if (depth >= MAX_DEPTH) return src.length
+  return scan(src, start, depth + 1, true).end
+}
+
+function skipBraces(src: string, start: number): number {
+  let level = 1
+  for (let i = start; i < src.length; i++) {
+    const c = src[i]
+    if (c === '\\') i += 1
+    else if (c === '{') level += 1
+    else if (c === '}' && --level === 0) return i + 1
+  }
+  return src.length
+}
+
+function skipBackticks(src: string, start: number): number {
+  for (let i = start; i < src.length; i++) {
+    if (src[i] === '\\') i += 1
+    else if (src[i] === '`') return i + 1
+  }
+  return src.length
+}
+
+/** Past the bodies of the heredocs opened on the line just ended, each up to its delimiter line. */
+function skipHeredocBodies(src: string, start: number, heredocs: readonly { delimiter: string; strip: boolean }[]): number {
+  let i = start
+  for (const h of heredocs) {
+    for (;;) {
+      if (i >= src.length) return src.length
+      const nl = src.indexOf('\n', i)
+      const end = nl < 0 ? src.length : nl
+      const line = src.slice(i, end)
+      i = nl < 0 ? src.length : nl + 1
+      if ((h.strip ? line.replace(/^\t+/, '') : line).trim() === h.delimiter.trim()) break
+    }
+  }
+  return i
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and how they are joined
+
+type Link = '&&' | '||' | ';' | '|' | '&' | ''
+
+interface Command {
+  readonly words: string[]
+  /** `! cmd`: the exit status is inverted, so it says nothing about a run. */
+  readonly negated: boolean
+}
+
+interface Line {
+  readonly commands: Command[]
+  /** links[i] joins commands[i] to commands[i + 1] ('' after the last). */
+  readonly links: Link[]
+  readonly pipedOrBackground: boolean
+}
+
+/** Words that open or close a compound command, dropped from the front of a command. */
+const KEYWORDS = new Set(['{', '}', '(', ')', '!', 'then', 'do', 'else', 'elif', 'if', 'while', 'until'])
+
+/**
+ * The simple commands a line runs at its top level, how each is joined to the next, and whether the
+ * line pipes or sends to the background. `depth`: how deeply this line is nested already.
+ */
+export function commandsOf(command: string, depth: number): Line {
+  const src = command.length > MAX_COMMAND ? command.slice(0, MAX_COMMAND) : command
+  const { tokens } = scan(src, 0, depth, false)
+  const commands: Command[] = []
+  const links: Link[] = []
+  let current: string[] = []
+  let pipedOrBackground = false
+  const close = (link: Link): void => {
+    let negated = false
+    while (current.length > 0 && KEYWORDS.has(current[0] ?? '')) negated = current.shift() === '!' || negated
+    if (current.length > 0) {
+      commands.push({ words: current, negated })
+      links.push(link)
+    } else if (links.length > 0 && links[links.length - 1] === '' && link !== '') {
+      links[links.length - 1] = link
+    }
+    current = []
+  }
+  for (const t of tokens) {
+    if (t.kind === 'word') {
+      current.push(t.text)
+      continue
+    }
+    switch (t.op) {
+      case '(':
+      case ')':
+        close('')
+        break
+      case '|':
+        pipedOrBackground = true
+        close('|')
+        break
+      case '&':
+        pipedOrBackground = true
+        close('&')
+        break
+      case '&&':
+      case '||':
+        close(t.op)
+        break
+      default:
+        // `;`, `;;` and newlines; a newline right after `&&`, `||` or `|` continues the list.
+        if (current.length === 0 && links.length > 0 && links[links.length - 1] !== '') break
+        close(';')
+    }
+  }
+  close('')
+  // A '' link between two commands (after a group) reads as ';'.
+  for (let k = 0; k < links.length - 1; k++) if (links[k] === '') links[k] = ';'
+  return { commands, links, pipedOrBackground }
+}
