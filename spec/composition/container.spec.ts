@@ -1,0 +1,135 @@
+// The composition root's lifetimes (docs/architecture.md, Lifetimes): one instance per class per hook
+// call; the conversation's state shared by every call of the conversation and dropped by
+// endConversation; the load's state kept for the whole load; and no object that outlives a call
+// holding that call's ports.
+import { describe, expect, test } from 'vitest'
+import { compose } from '../../composition/container'
+import { InMemoryHark } from '../../adapters/fake-hark/in-memory-hark'
+import type { EnginePorts } from '../../adapters/claude-code/engine-ports'
+import type { UseCases } from '../../adapters/claude-code/application'
+
+const KEY = 'hark_spec_key_0123456789'
+const ROOT = '/spec/project'
+
+/** Engine ports over shared in-memory data, each call's port objects new; `said` collects this call's status and log lines. */
+function portsOver(data: Map<string, unknown>, hark: InMemoryHark) {
+  const said: string[] = []
+  const ports: EnginePorts = {
+    store: {
+      get: async (k) => data.get(k),
+      set: async (k, v) => void data.set(k, JSON.parse(JSON.stringify(v))),
+      delete: async (k) => void data.delete(k),
+      keys: async () => [...data.keys()],
+    },
+    clock: { now: async () => 1_767_000_000_000, sleep: (_ms, signal) => new Promise((done) => signal?.addEventListener('abort', () => done())) },
+    host: {
+      status: (text) => void said.push(`status: ${text}`),
+      log: (line) => void said.push(`log: ${line}`),
+      ask: async () => 'Allow',
+      registerCommand: async () => undefined,
+      refreshContext: () => undefined,
+    },
+    files: { readText: async (p) => (p === `${ROOT}/.hark/project` ? 'V-012\n' : undefined), size: async () => undefined, readRange: async () => undefined },
+    session: {
+      id: async () => 'spec-session',
+      cwd: async () => ROOT,
+      startedAt: async () => 1_767_000_000_000,
+      turns: async () => 1,
+      engineVersion: async () => '2.1.332',
+      pluginVersion: async () => '0.2.3',
+      isPlaceholderSource: async () => false,
+    },
+    hark: { post: async (headers, body) => hark.handle('https://harkstudio.io/mcp', { method: 'POST', headers: { ...headers }, body }) },
+  }
+  return { ports, said }
+}
+
+function world() {
+  const data = new Map<string, unknown>()
+  const hark = new InMemoryHark(undefined, KEY)
+  const app = compose({ access_key: KEY })
+  return { app, call: () => portsOver(data, hark), data }
+}
+
+/** Every object of a class reachable from the use cases (ports and plain data excluded), by class. */
+function instancesByClass(uc: UseCases, ports: EnginePorts): Map<string, Set<object>> {
+  const portObjects = new Set<unknown>(Object.values(ports))
+  const out = new Map<string, Set<object>>()
+  const seen = new Set<unknown>()
+  const visit = (value: unknown) => {
+    if (typeof value !== 'object' || value === null || seen.has(value) || portObjects.has(value)) return
+    seen.add(value)
+    const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null
+    const name = proto?.constructor?.name
+    if (name !== undefined && name !== 'Object' && name !== 'Array' && name !== 'Map' && name !== 'Set' && name !== 'Promise') {
+      const set = out.get(name) ?? new Set<object>()
+      set.add(value)
+      out.set(name, set)
+    }
+    for (const field of Object.values(value)) visit(field)
+  }
+  visit(uc)
+  return out
+}
+
+/** A private field, for looking at the wiring. */
+const field = (o: object, name: string) => (o as Record<string, unknown>)[name] as object
+
+describe('one hook call', () => {
+  test('builds each class once, shared by every use case that needs it', () => {
+    const w = world()
+    const { ports } = w.call()
+    const byClass = instancesByClass(w.app.useCases(ports), ports)
+    for (const name of ['ConversationStore', 'BriefService', 'McpHarkGateway', 'StartSession', 'HandOff', 'GuardEdit', 'StartState', 'ConversationState', 'StoreHealth']) {
+      expect(byClass.get(name)?.size, name).toBe(1)
+    }
+    for (const [name, set] of byClass) expect(set.size, name).toBe(1)
+  })
+
+  test('the next call gets its own services over its own ports, and the same conversation', () => {
+    const w = world()
+    const first = w.call()
+    const second = w.call()
+    const a = w.app.useCases(first.ports)
+    const b = w.app.useCases(second.ports)
+    expect(field(a.guard, 'store')).not.toBe(field(b.guard, 'store'))
+    expect(field(field(b.guard, 'store'), 'store')).toBe(second.ports.store)
+    expect(field(field(b.guard, 'store'), 'clock')).toBe(second.ports.clock)
+    // The conversation's state and the load's are shared.
+    expect(field(a.guard, 'state')).toBe(field(b.guard, 'state'))
+    expect(field(a.guard, 'conversation')).toBe(field(b.guard, 'conversation'))
+    expect(field(field(a.guard, 'store'), 'health')).toBe(field(field(b.guard, 'store'), 'health'))
+  })
+})
+
+describe('the conversation', () => {
+  test('endConversation drops the conversation\'s state and keeps the load\'s', () => {
+    const w = world()
+    const before = w.app.useCases(w.call().ports)
+    w.app.endConversation()
+    const after = w.app.useCases(w.call().ports)
+    for (const owner of ['state', 'start', 'conversation', 'briefs'] as const) expect(field(after.guard, owner)).not.toBe(field(before.guard, owner))
+    expect(field(after.command, 'link')).not.toBe(field(before.command, 'link'))
+    expect(field(after.start, 'load')).toBe(field(before.start, 'load'))
+    expect(field(field(after.guard, 'store'), 'health')).toBe(field(field(before.guard, 'store'), 'health'))
+  })
+
+  test('a started conversation is seen by later calls; after endConversation the next call starts a new one', async () => {
+    const w = world()
+    const first = w.call()
+    await w.app.useCases(first.ports).start.onSessionStart(ROOT)
+    expect(first.said.some((l) => l.startsWith('status: Hark V-012'))).toBe(true)
+    // A later call speaks through its own host, never the first call's.
+    const second = w.call()
+    const said = first.said.length
+    const text = await w.app.useCases(second.ports).command.run('needs')
+    expect(text).toMatch(/V-012/)
+    expect(second.said.some((l) => l.startsWith('status: Hark V-012'))).toBe(true)
+    expect(first.said.length).toBe(said)
+    w.app.endConversation()
+    const third = w.app.useCases(w.call().ports)
+    expect(await third.command.run('needs')).toMatch(/not set up|No Hark project/)
+    await third.start.ensureStarted()
+    expect(await third.command.run('needs')).toMatch(/V-012/)
+  })
+})
