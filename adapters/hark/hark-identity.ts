@@ -4,7 +4,7 @@
  * `hark-mod/<plugin version> (claude-code/<engine version>)`.
  *
  * State: `IdentityCache` lives as long as the plugin load (the User-Agent, which no conversation
- * changes, and an id for a request made before any conversation loaded); only `harkIdentity` writes it.
+ * changes, and an id for a request made before any conversation loaded), through its two methods.
  */
 import type { ConversationState } from '../../core/application/conversation-store'
 import type { Settings } from '../../core/application/settings'
@@ -14,8 +14,20 @@ import type { SessionInfo } from '../../core/ports/session.port'
 import type { HarkIdentity } from './mcp-hark.gateway'
 
 export class IdentityCache {
-  userAgent: string | undefined
-  fallbackConversationId: ConversationId | undefined
+  private agent: string | undefined
+  private fallbackId: ConversationId | undefined
+
+  /** The User-Agent, worked out once per load. */
+  async userAgent(work: () => Promise<string>): Promise<string> {
+    this.agent ??= await work()
+    return this.agent
+  }
+
+  /** One id for every request made before a conversation loaded. */
+  fallbackConversationId(make: () => ConversationId): ConversationId {
+    this.fallbackId ??= make()
+    return this.fallbackId
+  }
 }
 
 export function harkIdentity(settings: Settings, conversation: ConversationState, cache: IdentityCache, session: SessionInfo, entropy: Entropy): HarkIdentity {
@@ -24,16 +36,13 @@ export function harkIdentity(settings: Settings, conversation: ConversationState
     conversationId: () => {
       // Before the conversation is loaded (it always is when a request goes out), a fresh id.
       const id = conversation.record?.conversationId ?? conversation.view?.conversationId
-      if (id !== undefined) return id
-      cache.fallbackConversationId ??= entropy.randomHex(32) as ConversationId
-      return cache.fallbackConversationId
+      return id ?? cache.fallbackConversationId(() => entropy.randomHex(32) as ConversationId)
     },
-    userAgent: async () => {
-      if (cache.userAgent !== undefined) return cache.userAgent
-      const plugin = (await session.pluginVersion().catch(() => undefined)) ?? 'unknown'
-      const engine = await session.engineVersion().catch(() => 'unknown')
-      cache.userAgent = `hark-mod/${plugin} (claude-code/${engine})`
-      return cache.userAgent
-    },
+    userAgent: () =>
+      cache.userAgent(async () => {
+        const plugin = (await session.pluginVersion().catch(() => undefined)) ?? 'unknown'
+        const engine = await session.engineVersion().catch(() => 'unknown')
+        return `hark-mod/${plugin} (claude-code/${engine})`
+      }),
   }
 }

@@ -70,6 +70,28 @@ describe('the Hark MCP client', () => {
     expect(JSON.parse(sent[0]!.body).params).toMatchObject({ name: tool, arguments: expected })
   })
 
+  test('list_journal_entries comes back as the guard\'s records: settled and scoped only, parsed at the adapter', async () => {
+    const endpoint = td.object<HarkEndpoint>()
+    const entries = [
+      { id: 'd1', title: 'Raw SQL, no ORM', why: 'speed', status: 'accepted', scope: { paths: ['src/db/**'] } },
+      { id: 'd2', title: 'Proposal', status: 'candidate', scope: { paths: ['src/**'] } },
+      { id: 'd3', title: 'No scope at all', status: 'accepted' },
+    ]
+    td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ entries }))
+    const out = await new McpHarkGateway(endpoint, clock(), identity).listDecisions('V-012')
+    expect(out.ok).toBe(true)
+    if (!out.ok) return
+    expect(out.value.map((r) => r.title)).toEqual(['Raw SQL, no ORM'])
+    expect(out.value[0]).toMatchObject({ why: 'speed' })
+  })
+
+  test('list_journal_entries without entries is a refusal, not an empty guard', async () => {
+    const endpoint = td.object<HarkEndpoint>()
+    td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ nothing: true }))
+    const out = await new McpHarkGateway(endpoint, clock(), identity).listDecisions('V-012')
+    expect(out).toMatchObject({ ok: false, detail: 'no entries in the reply' })
+  })
+
   test('a rejected connection is "unreachable", and the key never reaches the log detail', async () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenReject(new Error(`HooksError: hark-memory: fetch(https://harkstudio.io/mcp) failed: ECONNREFUSED ${KEY}`))
