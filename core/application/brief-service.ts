@@ -14,31 +14,6 @@ import type { ConversationState, ConversationStore } from './conversation-store'
 import type { Settings } from './settings'
 import type { StartState } from './start-session'
 
-/** The conversation's brief. */
-export class BriefState {
-  private latest: Brief | undefined
-  private reached = false
-
-  /** The last brief this conversation got (fetched, or reused from another process). */
-  get brief(): Brief | undefined {
-    return this.latest
-  }
-  /** Whether the last brief fetch reached Hark (the status line says offline otherwise). */
-  get online(): boolean {
-    return this.reached
-  }
-
-  /** @internal BriefService's own writes. */
-  got(brief: Brief): void {
-    this.latest = brief
-    this.reached = true
-  }
-  /** @internal */
-  missed(): void {
-    this.reached = false
-  }
-}
-
 export class BriefService {
   constructor(
     private readonly state: BriefState,
@@ -103,5 +78,30 @@ export class BriefService {
       return
     }
     this.host.status(statusLine({ kind: 'online', venture: project.venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 }))
+  }
+}
+
+/** The conversation's brief. */
+export class BriefState {
+  private latest: Brief | undefined
+  private reached = false
+
+  /** The last brief this conversation got (fetched, or reused from another process). */
+  get brief(): Brief | undefined {
+    return this.latest
+  }
+  /** Whether the last brief fetch reached Hark (the status line says offline otherwise). */
+  get online(): boolean {
+    return this.reached
+  }
+
+  /** @internal BriefService's own writes. */
+  got(brief: Brief): void {
+    this.latest = brief
+    this.reached = true
+  }
+  /** @internal */
+  missed(): void {
+    this.reached = false
   }
 }

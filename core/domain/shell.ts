@@ -98,25 +98,11 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
       i = r.end
       continue
     }
-    if (c === '$' && d === '(') {
-      const e = skipSubstitution(src, i + 2, depth)
-      word += src.slice(i, e)
+    const expansion = expansionEnd(src, i, depth)
+    if (expansion !== undefined) {
+      word += src.slice(i, expansion)
       inWord = true
-      i = e
-      continue
-    }
-    if (c === '$' && d === '{') {
-      const e = skipBraces(src, i + 2)
-      word += src.slice(i, e)
-      inWord = true
-      i = e
-      continue
-    }
-    if (c === '`') {
-      const e = skipBackticks(src, i + 1)
-      word += src.slice(i, e)
-      inWord = true
-      i = e
+      i = expansion
       continue
     }
     if (c === ' ' || c === '\t' || c === '\r') {
@@ -164,24 +150,11 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
       next = kind
       continue
     }
-    if (c === '&') {
-      if (d === '&') {
-        op('&&')
-        i += 2
-      } else {
-        op('&')
-        i += 1
-      }
-      continue
-    }
-    if (c === '|') {
-      if (d === '|') {
-        op('||')
-        i += 2
-      } else {
-        op('|')
-        i += d === '&' ? 2 : 1
-      }
+    if (c === '&' || c === '|') {
+      // `&&`, `||`; `&`, `|`, and `|&` (a pipe of both streams).
+      const doubled = d === c
+      op(doubled ? `${c}${c}` : c)
+      i += doubled || (c === '|' && d === '&') ? 2 : 1
       continue
     }
     if (c === ';') {
@@ -229,28 +202,29 @@ function readDoubleQuoted(src: string, start: number, depth: number): { text: st
       i += 2
       continue
     }
-    if (c === '$' && d === '(') {
-      const e = skipSubstitution(src, i + 2, depth)
-      text += src.slice(i, e)
-      i = e
-      continue
-    }
-    if (c === '$' && d === '{') {
-      const e = skipBraces(src, i + 2)
-      text += src.slice(i, e)
-      i = e
-      continue
-    }
-    if (c === '`') {
-      const e = skipBackticks(src, i + 1)
-      text += src.slice(i, e)
-      i = e
+    const expansion = expansionEnd(src, i, depth)
+    if (expansion !== undefined) {
+      text += src.slice(i, expansion)
+      i = expansion
       continue
     }
     text += c
     i += 1
   }
   return { text, end: src.length }
+}
+
+/**
+ * Where a `$( )`, `${ }` or backtick expansion starting at `i` ends (kept whole, as the shell would
+ * read it before running anything); undefined when none starts there. Shared by words and double quotes.
+ */
+function expansionEnd(src: string, i: number, depth: number): number | undefined {
+  const c = src[i]
+  const d = src[i + 1]
+  if (c === '$' && d === '(') return skipSubstitution(src, i + 2, depth)
+  if (c === '$' && d === '{') return skipBraces(src, i + 2)
+  if (c === '`') return skipBackticks(src, i + 1)
+  return undefined
 }
 
 /** The index just past the `)` closing a `$(` (or `<(`) whose body starts at `start`. */
