@@ -1,7 +1,7 @@
 /**
  * A model of the multi-process protocol for the randomized interleaving spec
  * (conversation-interleave.spec.ts). It drives the real domain functions of
- * core/domain/conversation.ts exactly as the use cases do (StartSession, ConversationStore.save,
+ * core/domain/conversation/ exactly as the use cases do (StartSession, ConversationStore.save,
  * .claim, .prune, HandOff.run, RecordWork), but splits every use case into its individual store
  * calls, so that a seeded scheduler can interleave the calls of two or three processes in any
  * order. The store is a Map with insertion order (as Claude Code keeps its store's keys), values
@@ -9,26 +9,18 @@
  *
  * Not a spec file itself (vitest runs `*.spec.ts` only).
  */
+import { claimKey, claimWinner, parseRecordKey, recordKey } from '../../core/domain/conversation/keys'
 import {
-  absorb,
   addEntry,
-  claimKey,
-  claimWinner,
-  conversationIdOf,
-  fold,
-  isIdleRecord,
-  markHandedOff,
-  mergeConversation,
   newRecord,
   noteSession,
-  parseRecordKey,
-  planPrune,
-  recordKey,
-  sanitizeRecord,
   setNotes,
   type ConversationRecord,
   type ConversationView,
-} from '../../core/domain/conversation'
+} from '../../core/domain/conversation/record'
+import { absorb, conversationIdOf, fold, markHandedOff, mergeConversation } from '../../core/domain/conversation/merge'
+import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
+import { isIdleRecord, planPrune } from '../../core/domain/conversation/prune'
 import { hasWork, type WorkEntry } from '../../core/domain/work'
 
 export const CONV = 'c0'.repeat(32)

@@ -1,27 +1,10 @@
 import { CONV, ID1, ID2, file } from '../support'
 import { describe, expect, test } from 'vitest'
-import {
-  absorb,
-  addEntry,
-  allow,
-  canReuseBrief,
-  claimKey,
-  claimWinner,
-  fold,
-  markHandedOff,
-  markOwnHandedOff,
-  mergeConversation,
-  newRecord,
-  noteSession,
-  ownWork,
-  parseClaimKey,
-  parseRecordKey,
-  planPrune,
-  recordKey,
-  sanitizeRecord,
-  setNotes,
-  type ConversationRecord,
-} from '../../core/domain/conversation'
+import { claimKey, claimWinner, parseClaimKey, parseRecordKey, recordKey } from '../../core/domain/conversation/keys'
+import { addEntry, allow, newRecord, noteSession, setNotes, type ConversationRecord } from '../../core/domain/conversation/record'
+import { absorb, fold, markHandedOff, markOwnHandedOff, mergeConversation, ownWork } from '../../core/domain/conversation/merge'
+import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
+import { canReuseBrief, planPrune } from '../../core/domain/conversation/prune'
 
 const K1 = recordKey(CONV, 1_000, 'aaaa1111')
 const K2 = recordKey(CONV, 2_000, 'bbbb2222')
