@@ -14,6 +14,7 @@ import {
   parseClaimKey,
   parseRecordKey,
   recordKey,
+  type ConversationKey,
 } from '../../core/domain/conversation/keys'
 
 
@@ -115,7 +116,7 @@ describe('claim arbitration', () => {
 })
 
 describe('a claim dated ahead of now (a clock or a writer gone wrong)', () => {
-  const CONV = 'f'.repeat(64)
+  const CONV = 'f'.repeat(64) as ConversationKey
   test('does not win, and is pruned', async () => {
     const { claimKey: key, claimWinner: winner } = await import('../../core/domain/conversation/keys')
     const { planPrune: plan } = await import('../../core/domain/conversation/prune')

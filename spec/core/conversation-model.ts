@@ -9,7 +9,7 @@
  *
  * Not a spec file itself (vitest runs `*.spec.ts` only).
  */
-import { claimKey, claimWinner, parseRecordKey, recordKey } from '../../core/domain/conversation/keys'
+import { claimKey, claimWinner, parseRecordKey, recordKey, type ConversationId, type ConversationKey } from '../../core/domain/conversation/keys'
 import {
   addEntry,
   newRecord,
@@ -23,7 +23,7 @@ import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
 import { isIdleRecord, planPrune } from '../../core/domain/conversation/prune'
 import { hasWork, type WorkEntry } from '../../core/domain/work'
 
-export const CONV = 'c0'.repeat(32)
+export const CONV = 'c0'.repeat(32) as ConversationKey
 export const T0 = 1_767_000_000_000
 const MINUTE = 60_000
 
@@ -402,7 +402,7 @@ export class Model {
   /** StartSession.loadConversation, then the brief fetch (BriefService.fetch notes briefAt and openedAt). */
   private *start(p: Proc): Step {
     const others = yield* this.readRecords(p)
-    p.record = newRecord(conversationIdOf(others) ?? hex(this.rnd, 32))
+    p.record = newRecord(conversationIdOf(others) ?? (hex(this.rnd, 32) as ConversationId))
     p.view = mergeConversation(p.key, p.record, others)
     yield* this.save(p, (r, { now }) => noteSession(r, p.session, now))
     yield* this.prune(p)
@@ -494,7 +494,7 @@ export class Model {
       if (r !== undefined) records.set(k, r)
     }
     const probe = recordKey(CONV, 0, 'probe')
-    const view = mergeConversation(probe, newRecord('0'.repeat(32)), records)
+    const view = mergeConversation(probe, newRecord('0'.repeat(32) as ConversationId), records)
     return {
       handed: new Map(this.handed),
       recorded: new Set(this.recorded),
