@@ -1,5 +1,5 @@
 // What several specs share: conversation fixtures and a timing safety net.
-import type { ConversationId, ConversationKey } from '../core/domain/conversation'
+import type { ConversationId, ConversationKey } from '../core/domain/conversation/keys'
 
 /** A conversation key, another one, and conversation ids (hex of the right lengths). */
 export const CONV = 'a'.repeat(64) as ConversationKey

@@ -4,7 +4,7 @@
 // below is a chain of tests, one test per process, over one Conversation (tests/world.ts) that carries
 // the store and the time from one process to the next. See docs/engine.md.
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { claimKey, recordKey, type ConversationKey } from '../core/domain/conversation'
+import { claimKey, recordKey, type ConversationKey } from '../core/domain/conversation/keys'
 import { Conversation, conversationKey, createWorld, FakeStore, hark, KEY, PROJECT, settle, sizes, STARTED_AT, startSession, type World } from './world'
 
 const options = { access_key: KEY }

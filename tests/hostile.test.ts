@@ -3,7 +3,7 @@
 // docs/HARK-API.md: every value is untrusted). Each test pins a failure that once got through.
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import { InMemoryHark, type FakeHttpReply } from '../adapters/fake-hark/in-memory-hark'
-import { claimKey } from '../core/domain/conversation'
+import { claimKey } from '../core/domain/conversation/keys'
 import { conversationKey, createWorld, FakeStore, hark, KEY, PROJECT, settle, STARTED_AT, startSession, WITH_KEY } from './world'
 
 const end = ($: Engine) => $.session.end({ reason: 'other', sessionId: 'sess', resume: { id: 'sess' } })

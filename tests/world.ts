@@ -8,7 +8,7 @@
 import type { On } from 'claude-code'
 import { mock, type MockClock } from 'claude-code/testing'
 import { InMemoryHark } from '../adapters/fake-hark/in-memory-hark'
-import { conversationKeyInput, type ConversationKey } from '../core/domain/conversation'
+import { conversationKeyInput, type ConversationKey } from '../core/domain/conversation/keys'
 
 export const KEY = 'hark_test_key_0123456789'
 

@@ -8,7 +8,7 @@
  */
 import type { ConversationState } from '../../core/application/conversation-store'
 import type { Settings } from '../../core/application/settings'
-import type { ConversationId } from '../../core/domain/conversation'
+import type { ConversationId } from '../../core/domain/conversation/keys'
 import type { Entropy } from '../../core/ports/entropy.port'
 import type { SessionInfo } from '../../core/ports/session.port'
 import type { HarkIdentity } from './mcp-hark.gateway'

@@ -10,30 +10,21 @@
  * over that call's store and clock.
  */
 import {
-  absorb,
-  conversationIdOf,
-  newRecord,
-  noteSession,
-  recordKey as makeRecordKey,
-  type ConversationId,
   BRIEF_PREFIX,
-  CLAIM_PREFIX,
-  RECORD_PREFIX,
   briefKey,
+  CLAIM_PREFIX,
   claimKey,
   claimWinner,
-  fold,
-  isIdleRecord,
-  mergeConversation,
   parseRecordKey,
-  planPrune,
-  sanitizeCachedBrief,
-  sanitizeRecord,
-  type CachedBrief,
+  RECORD_PREFIX,
+  recordKey as makeRecordKey,
+  type ConversationId,
   type ConversationKey,
-  type ConversationRecord,
-  type ConversationView,
-} from '../domain/conversation'
+} from '../domain/conversation/keys'
+import { newRecord, noteSession, type ConversationRecord, type ConversationView } from '../domain/conversation/record'
+import { absorb, conversationIdOf, fold, mergeConversation } from '../domain/conversation/merge'
+import { sanitizeCachedBrief, sanitizeRecord, type CachedBrief } from '../domain/conversation/sanitize'
+import { isIdleRecord, planPrune } from '../domain/conversation/prune'
 import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
 import type { Host } from '../ports/host.port'

@@ -8,7 +8,7 @@
  * them, the fetch in flight, when a fetch last failed); GuardEdit alone changes it, and a compaction
  * asks it to fetch again through `GuardState.compacted`.
  */
-import { allow, addEntry, noteSession } from '../domain/conversation'
+import { addEntry, allow, noteSession } from '../domain/conversation/record'
 import type { Brief } from '../domain/brief'
 import { compileGuard, type CompiledGuard } from '../domain/guard/compiled-guard'
 import type { GlobCompiler } from '../domain/guard/glob'

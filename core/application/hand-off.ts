@@ -5,7 +5,7 @@
  * `end_session`, falling back to `session_stopped` when that fails other than by timing out and
  * time is left; without work, `close_session` if a Hark session is open; otherwise nothing.
  */
-import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation'
+import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation/merge'
 import { buildHandoff, CLOSE_REASON } from '../domain/handoff'
 import { hasWork, type Work } from '../domain/work'
 import type { Clock } from '../ports/clock.port'

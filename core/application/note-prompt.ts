@@ -4,7 +4,7 @@
  * (In the agent view's placeholder, the first real task starts the plugin: `StartSession.forPerson`,
  * which the hook runs first.)
  */
-import { noteSession } from '../domain/conversation'
+import { noteSession } from '../domain/conversation/record'
 import { STORE_WAIT_EXIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
 import type { StartState } from './start-session'
 

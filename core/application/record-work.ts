@@ -3,7 +3,8 @@
  * turn.complete). Only what the handoff needs is kept: a test run's runner and result, a commit's
  * short hash and cleaned subject, a pull request URL, Claude's cleaned notes.
  */
-import { addEntry, markHandedOff, noteSession, setNotes } from '../domain/conversation'
+import { addEntry, noteSession, setNotes } from '../domain/conversation/record'
+import { markHandedOff } from '../domain/conversation/merge'
 import { workFromBash, type BashReport } from '../domain/bash-report'
 import { cleanNotes } from '../domain/notes'
 import type { ConversationState, ConversationStore } from './conversation-store'

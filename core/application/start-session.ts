@@ -8,7 +8,8 @@
  * project, the start in progress). Both are changed by StartSession alone; everyone else reads.
  */
 import { briefFromText } from '../domain/brief'
-import { canReuseBrief, conversationKeyInput, conversationKeyOf } from '../domain/conversation'
+import { conversationKeyInput, conversationKeyOf } from '../domain/conversation/keys'
+import { canReuseBrief } from '../domain/conversation/prune'
 import { parseProjectFile, projectFileCandidates, projectRef, type ProjectRef } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'

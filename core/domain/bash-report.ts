@@ -6,7 +6,8 @@
 
 import { cleanSubject, redactSecrets } from './notes'
 import { simpleCommands } from './shell'
-import { commandName, testCommandsOf } from './test-runs'
+import { commandName } from './test-runners'
+import { testCommandsOf } from './test-runs'
 import type { TestResult, WorkEntry } from './work'
 
 /** One Bash call as plain data, filled by the adapter from the engine's event and result. */

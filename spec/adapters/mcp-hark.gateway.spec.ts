@@ -2,10 +2,11 @@ import * as td from 'testdouble'
 import { afterEach, describe, expect, test } from 'vitest'
 import { McpHarkGateway, type HarkEndpoint, type HarkIdentity } from '../../adapters/hark/mcp-hark.gateway'
 import type { HttpReply } from '../../adapters/hark/mcp-reply'
+import type { ConversationId } from '../../core/domain/conversation/keys'
 import type { Clock } from '../../core/ports/clock.port'
 
 const KEY = 'hark_secret_key_abcdef123456'
-const CONVERSATION = '0123456789abcdef0123456789abcdef'
+const CONVERSATION = '0123456789abcdef0123456789abcdef' as ConversationId
 
 /** A clock whose waits never end by themselves (the endpoint answers first) unless told. */
 function clock(expired = false): Clock {

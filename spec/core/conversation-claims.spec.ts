@@ -14,7 +14,8 @@ import {
   parseClaimKey,
   parseRecordKey,
   recordKey,
-} from '../../core/domain/conversation'
+  type ConversationKey,
+} from '../../core/domain/conversation/keys'
 
 
 describe('record keys', () => {
@@ -115,9 +116,10 @@ describe('claim arbitration', () => {
 })
 
 describe('a claim dated ahead of now (a clock or a writer gone wrong)', () => {
-  const CONV = 'f'.repeat(64)
+  const CONV = 'f'.repeat(64) as ConversationKey
   test('does not win, and is pruned', async () => {
-    const { claimKey: key, claimWinner: winner, planPrune: plan } = await import('../../core/domain/conversation')
+    const { claimKey: key, claimWinner: winner } = await import('../../core/domain/conversation/keys')
+    const { planPrune: plan } = await import('../../core/domain/conversation/prune')
     const now = 10_000_000_000
     const future = key(CONV, 0, now + 365 * 86_400_000, 'zz')
     const mine = key(CONV, 0, now, 'me')

@@ -5,23 +5,18 @@ import { CONV, ID1, ID2, ID3 } from '../support'
  * id, the cursors a handoff moves, and folded copies of idle records.
  */
 import { describe, expect, test } from 'vitest'
+import { recordKey } from '../../core/domain/conversation/keys'
+import { addEntry, allow, newRecord, noteSession, setNotes, type ConversationRecord } from '../../core/domain/conversation/record'
 import {
   absorb,
-  addEntry,
-  allow,
   conversationIdOf,
   fold,
   markHandedOff,
   markOwnHandedOff,
   mergeConversation,
-  newRecord,
-  noteSession,
   ownWork,
-  recordKey,
-  sanitizeRecord,
-  setNotes,
-  type ConversationRecord,
-} from '../../core/domain/conversation'
+} from '../../core/domain/conversation/merge'
+import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
 
 const K1 = recordKey(CONV, 1_000, 'k1')
 const K2 = recordKey(CONV, 2_000, 'k2')

@@ -1,7 +1,7 @@
 /**
  * A model of the multi-process protocol for the randomized interleaving spec
  * (conversation-interleave.spec.ts). It drives the real domain functions of
- * core/domain/conversation.ts exactly as the use cases do (StartSession, ConversationStore.save,
+ * core/domain/conversation/ exactly as the use cases do (StartSession, ConversationStore.save,
  * .claim, .prune, HandOff.run, RecordWork), but splits every use case into its individual store
  * calls, so that a seeded scheduler can interleave the calls of two or three processes in any
  * order. The store is a Map with insertion order (as Claude Code keeps its store's keys), values
@@ -9,29 +9,21 @@
  *
  * Not a spec file itself (vitest runs `*.spec.ts` only).
  */
+import { claimKey, claimWinner, parseRecordKey, recordKey, type ConversationId, type ConversationKey } from '../../core/domain/conversation/keys'
 import {
-  absorb,
   addEntry,
-  claimKey,
-  claimWinner,
-  conversationIdOf,
-  fold,
-  isIdleRecord,
-  markHandedOff,
-  mergeConversation,
   newRecord,
   noteSession,
-  parseRecordKey,
-  planPrune,
-  recordKey,
-  sanitizeRecord,
   setNotes,
   type ConversationRecord,
   type ConversationView,
-} from '../../core/domain/conversation'
+} from '../../core/domain/conversation/record'
+import { absorb, conversationIdOf, fold, markHandedOff, mergeConversation } from '../../core/domain/conversation/merge'
+import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
+import { isIdleRecord, planPrune } from '../../core/domain/conversation/prune'
 import { hasWork, type WorkEntry } from '../../core/domain/work'
 
-export const CONV = 'c0'.repeat(32)
+export const CONV = 'c0'.repeat(32) as ConversationKey
 export const T0 = 1_767_000_000_000
 const MINUTE = 60_000
 
@@ -410,7 +402,7 @@ export class Model {
   /** StartSession.loadConversation, then the brief fetch (BriefService.fetch notes briefAt and openedAt). */
   private *start(p: Proc): Step {
     const others = yield* this.readRecords(p)
-    p.record = newRecord(conversationIdOf(others) ?? hex(this.rnd, 32))
+    p.record = newRecord(conversationIdOf(others) ?? (hex(this.rnd, 32) as ConversationId))
     p.view = mergeConversation(p.key, p.record, others)
     yield* this.save(p, (r, { now }) => noteSession(r, p.session, now))
     yield* this.prune(p)
@@ -502,7 +494,7 @@ export class Model {
       if (r !== undefined) records.set(k, r)
     }
     const probe = recordKey(CONV, 0, 'probe')
-    const view = mergeConversation(probe, newRecord('0'.repeat(32)), records)
+    const view = mergeConversation(probe, newRecord('0'.repeat(32) as ConversationId), records)
     return {
       handed: new Map(this.handed),
       recorded: new Set(this.recorded),

@@ -5,19 +5,11 @@ import { CONV, OTHER } from '../support'
  * more than 14 days ago; claims older than an hour; at most 20 removals per start.
  */
 import { describe, expect, test } from 'vitest'
-import {
-  claimKey,
-  IDLE_RECORD_MS,
-  isIdleRecord,
-  newRecord,
-  OLD_CLAIM_MS,
-  OLD_MS,
-  planPrune,
-  PRUNE_LIMIT,
-  recordKey,
-} from '../../core/domain/conversation'
+import { claimKey, recordKey, type ConversationId } from '../../core/domain/conversation/keys'
+import { newRecord } from '../../core/domain/conversation/record'
+import { IDLE_RECORD_MS, isIdleRecord, OLD_CLAIM_MS, OLD_MS, planPrune, PRUNE_LIMIT } from '../../core/domain/conversation/prune'
 
-const ID = '1'.repeat(32)
+const ID = '1'.repeat(32) as ConversationId
 const DAY = 86_400_000
 const now = 400 * DAY
 const SELF = recordKey(CONV, now - 1_000, 'self')

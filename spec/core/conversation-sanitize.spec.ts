@@ -5,18 +5,13 @@
  * prototype key through, and stays fast on the largest store the engine allows (4 MiB of JSON).
  */
 import { describe, expect, test } from 'vitest'
-import {
-  MAX_ENTRIES,
-  mergeConversation,
-  newRecord,
-  recordKey,
-  sanitizeCachedBrief,
-  sanitizeRecord,
-  type ConversationRecord,
-} from '../../core/domain/conversation'
+import { recordKey, type ConversationId, type ConversationKey } from '../../core/domain/conversation/keys'
+import { MAX_ENTRIES, newRecord, type ConversationRecord } from '../../core/domain/conversation/record'
+import { mergeConversation } from '../../core/domain/conversation/merge'
+import { sanitizeCachedBrief, sanitizeRecord } from '../../core/domain/conversation/sanitize'
 
-const CONV = 'a'.repeat(64)
-const ID = '1'.repeat(32)
+const CONV = 'a'.repeat(64) as ConversationKey
+const ID = '1'.repeat(32) as ConversationId
 const K1 = recordKey(CONV, 1, 'k1')
 const K2 = recordKey(CONV, 2, 'k2')
 const MiB = 1024 * 1024

@@ -1,27 +1,10 @@
-import { CONV, ID1, ID2, file } from '../support'
+import { CONV, ID1, ID2, OTHER, file } from '../support'
 import { describe, expect, test } from 'vitest'
-import {
-  absorb,
-  addEntry,
-  allow,
-  canReuseBrief,
-  claimKey,
-  claimWinner,
-  fold,
-  markHandedOff,
-  markOwnHandedOff,
-  mergeConversation,
-  newRecord,
-  noteSession,
-  ownWork,
-  parseClaimKey,
-  parseRecordKey,
-  planPrune,
-  recordKey,
-  sanitizeRecord,
-  setNotes,
-  type ConversationRecord,
-} from '../../core/domain/conversation'
+import { claimKey, claimWinner, parseClaimKey, parseRecordKey, recordKey, type ConversationKey } from '../../core/domain/conversation/keys'
+import { addEntry, allow, newRecord, noteSession, setNotes, type ConversationRecord } from '../../core/domain/conversation/record'
+import { absorb, fold, markHandedOff, markOwnHandedOff, mergeConversation, ownWork } from '../../core/domain/conversation/merge'
+import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
+import { canReuseBrief, planPrune } from '../../core/domain/conversation/prune'
 
 const K1 = recordKey(CONV, 1_000, 'aaaa1111')
 const K2 = recordKey(CONV, 2_000, 'bbbb2222')
@@ -139,7 +122,7 @@ describe('claims (SPEC.md: the first claim the store holds wins; older than 30 s
   test('first in store order, this conversation and segment, fresh', () => {
     const keys = [
       claimKey(CONV, 0, 1_000, 'old'),
-      claimKey('b'.repeat(64), 1, 90_000, 'other'),
+      claimKey(OTHER, 1, 90_000, 'other'),
       claimKey(CONV, 0, 90_000, 'prev'),
       claimKey(CONV, 1, 95_000, 'mine'),
       claimKey(CONV, 1, 94_000, 'later'),
@@ -204,7 +187,7 @@ describe('pruning (SPEC.md: What it stores)', () => {
   const DAY = 86_400_000
   const now = 100 * DAY
   test('old records, idle records of this conversation, old briefs and claims; at most 20', () => {
-    const other = 'c'.repeat(64)
+    const other = 'c'.repeat(64) as ConversationKey
     const values = new Map<string, unknown>([
       [recordKey(other, 1, 'old'), { ...newRecord(ID1), savedAt: now - 15 * DAY }],
       [recordKey(other, 2, 'fresh'), { ...newRecord(ID1), savedAt: now - 1 * DAY }],

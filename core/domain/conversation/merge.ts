@@ -1,0 +1,236 @@
+/**
+ * One conversation's state, shared by every process of it through the plugin's store
+ * (SPEC.md: What it stores; One conversation, several processes).
+ *
+ * Each process (each plugin load) owns one record, `c:<conversation key>:<load time>:<random>`,
+ * and never writes another's. The conversation is the merge of all its records:
+ * - work entries are numbered per record (`n`, from the record's own `seq`); a handoff stores, per
+ *   record, the highest number it handed off (`cursors`), and only up to what it read and sent
+ *   (`heads`), so an entry recorded while another process hands off is never lost: its number is
+ *   above that cursor, and it waits for the next handoff;
+ * - an entry keeps the key of the record that first recorded it (`from`) when pruning folds an idle
+ *   record into another, so the copy and the original are one piece of work under one cursor:
+ *   handed off once, whichever process sends it;
+ * - a later entry for the same file, commit or link replaces the earlier one in its record, so a
+ *   file touched again after a handoff is handed off again;
+ * - everything else (Allow answers, brief and recap times, the Hark session, the status) merges by
+ *   union or by the newest time.
+ * This file holds the merge and what follows from it: the conversation id, the record a process saves
+ * (`absorb`), marking work handed off, a process's own pending work, and folding an idle record.
+ * All functions are pure; values read from the store go through `sanitizeRecord` (sanitize.ts) first.
+ */
+import { workOf, type Work } from '../work'
+import { parseRecordKey, type ConversationId } from './keys'
+import { MAX_ALLOWED, MAX_CURSORS, MAX_ENTRIES, MAX_SESSIONS, type ConversationRecord, type ConversationView, type Entry } from './record'
+
+/**
+ * Merges the conversation's records. `self` is the caller's own record (its in-memory version
+ * wins over what the store holds under `selfKey`).
+ */
+export function mergeConversation(selfKey: string, self: ConversationRecord, stored: ReadonlyMap<string, ConversationRecord>): ConversationView {
+  const all = new Map(stored)
+  all.set(selfKey, self)
+  const cursors: Record<string, number> = {}
+  let segment = 0
+  let briefAt = 0
+  let othersBriefSavedAt = 0
+  let recapAt = 0
+  let recapDoneAt = 0
+  let openedAt = 0
+  let closedAt = 0
+  let status: ConversationView['status']
+  let active: ConversationView['active']
+  const allowed = new Set<string>()
+  const sessions = new Set<string>()
+  const heads = headsOf(all)
+  for (const [key, r] of all) {
+    for (const [k, v] of Object.entries(r.cursors)) cursors[k] = Math.max(cursors[k] ?? 0, v)
+    segment = Math.max(segment, r.segment)
+    briefAt = Math.max(briefAt, r.briefAt)
+    if (key !== selfKey && r.briefAt > 0) othersBriefSavedAt = Math.max(othersBriefSavedAt, r.savedAt)
+    recapAt = Math.max(recapAt, r.recapAt)
+    recapDoneAt = Math.max(recapDoneAt, r.recapDoneAt)
+    openedAt = Math.max(openedAt, r.openedAt)
+    closedAt = Math.max(closedAt, r.closedAt)
+    if (r.status !== undefined && (status === undefined || r.status.at > status.at)) status = r.status
+    if (r.active !== undefined && (active === undefined || r.active.at > active.at)) active = r.active
+    for (const a of r.allowed) allowed.add(a)
+    for (const s of r.sessions) sessions.add(s)
+  }
+  const pending: { record: string; entry: Entry }[] = []
+  const seen = new Set<string>()
+  let notes: { at: number; text: string } | undefined
+  for (const [key, r] of all) {
+    for (const entry of r.entries) {
+      const origin = entry.from ?? key
+      const id = `${origin}#${entry.n}`
+      // A folded copy and its original (the idle record came back) are one piece of work.
+      if (entry.n <= (cursors[origin] ?? 0) || seen.has(id)) continue
+      seen.add(id)
+      pending.push({ record: key, entry })
+    }
+    if (r.notes !== undefined && r.notes.n > (cursors[r.notes.from ?? key] ?? 0) && (notes === undefined || r.notes.at > notes.at)) notes = r.notes
+  }
+  pending.sort((a, b) => a.entry.at - b.entry.at || a.entry.n - b.entry.n)
+  const id = idOf(all)
+  return {
+    ...(id === undefined ? {} : { conversationId: id.id }),
+    idSince: id?.since ?? 0,
+    segment,
+    cursors,
+    heads,
+    pending,
+    work: workOf(pending.map((p) => p.entry.work)),
+    ...(notes === undefined ? {} : { notes: notes.text }),
+    allowed: [...allowed],
+    briefAt,
+    othersBriefSavedAt,
+    recapPending: recapAt > recapDoneAt,
+    recapAt,
+    recapDoneAt,
+    sessionOpen: openedAt > closedAt,
+    openedAt,
+    closedAt,
+    ...(status === undefined ? {} : { status }),
+    sessions: [...sessions],
+    ...(active === undefined ? {} : { active }),
+  }
+}
+
+/** Per numbering record, the highest number the records hold (see ConversationView.heads). */
+function headsOf(all: ReadonlyMap<string, ConversationRecord>): Record<string, number> {
+  const heads: Record<string, number> = {}
+  const raise = (key: string, n: number) => {
+    heads[key] = Math.max(heads[key] ?? 0, n)
+  }
+  for (const [key, r] of all) {
+    raise(key, r.seq)
+    for (const e of r.entries) if (e.from !== undefined) raise(e.from, e.n)
+    if (r.notes?.from !== undefined) raise(r.notes.from, r.notes.n)
+  }
+  return heads
+}
+
+/**
+ * SPEC.md: the conversation id is created by the first process and kept in the store: the id
+ * created earliest (by the load time of the record that created it) wins, ties by the smaller id.
+ */
+export function conversationIdOf(all: ReadonlyMap<string, ConversationRecord>): ConversationId | undefined {
+  return idOf(all)?.id
+}
+
+function idOf(all: ReadonlyMap<string, ConversationRecord>): { id: ConversationId; since: number } | undefined {
+  let best: { since: number; id: ConversationId } | undefined
+  for (const [key, r] of all) {
+    const since = r.idSince > 0 ? r.idSince : (parseRecordKey(key)?.loadTime ?? Number.MAX_SAFE_INTEGER)
+    if (best === undefined || since < best.since || (since === best.since && r.conversationId < best.id)) best = { since, id: r.conversationId }
+  }
+  return best
+}
+
+/**
+ * The caller's record as it should be saved: its own entries and notes, plus what the whole
+ * conversation knows (cursors, segment, Allow answers, times, status, sessions), so that removing
+ * another record loses nothing but that record's entries (which `fold` takes first).
+ */
+export function absorb(self: ConversationRecord, view: ConversationView, savedAt: number): ConversationRecord {
+  // Past the cap, the cursors of records no longer in the store go first: dropping a live one
+  // would make its handed-off work pending again.
+  const live = (k: string) => (view.heads[k] !== undefined ? 0 : 1)
+  const cursors = Object.fromEntries(Object.entries(view.cursors).sort((a, b) => live(a[0]) - live(b[0])).slice(0, MAX_CURSORS))
+  return {
+    ...self,
+    conversationId: view.conversationId ?? self.conversationId,
+    idSince: view.conversationId === undefined ? self.idSince : view.idSince,
+    segment: Math.max(self.segment, view.segment),
+    savedAt,
+    cursors,
+    allowed: view.allowed.slice(-MAX_ALLOWED),
+    briefAt: view.briefAt,
+    recapAt: view.recapAt,
+    recapDoneAt: view.recapDoneAt,
+    openedAt: view.openedAt,
+    closedAt: view.closedAt,
+    ...(view.status === undefined ? {} : { status: view.status }),
+    sessions: view.sessions.slice(-MAX_SESSIONS),
+    ...(view.active === undefined ? {} : { active: view.active }),
+  }
+}
+
+/**
+ * After winning the claim for a handoff (or seeing Claude write its own): the work handed off is
+ * marked so (cursors move), and, for the plugin's own handoff, the segment advances.
+ * - `sent`: the view whose pending work the handoff carries (read before the claim). Cursors move
+ *   to that view's `heads` and no further, so work any process recorded after it was read (between
+ *   the read and this save, in this process or another) stays pending for the next handoff.
+ *   Without `sent` (Claude's own end_session), every record's current work counts as handed off.
+ * - `closeSession`: the plugin's own handoff closes the Hark session; Claude's own leaves it open,
+ *   so session end still sends `close_session` (SPEC.md: session.end).
+ * `view` and `records` are the merge and the other records read by the save that marks.
+ */
+export function markHandedOff(
+  selfKey: string,
+  self: ConversationRecord,
+  view: ConversationView,
+  records: ReadonlyMap<string, ConversationRecord>,
+  at: number,
+  closeSession: boolean,
+  sent?: ConversationView,
+): ConversationRecord {
+  const cursors: Record<string, number> = { ...view.cursors }
+  let heads = sent?.heads
+  if (heads === undefined) {
+    const all = new Map(records)
+    all.set(selfKey, self)
+    heads = headsOf(all)
+  }
+  for (const [key, head] of Object.entries(heads)) cursors[key] = Math.max(cursors[key] ?? 0, head)
+  const merged = absorb(self, { ...view, cursors }, at)
+  return {
+    ...merged,
+    // The claim winner's handoff opens the next segment. Claude's own end_session took no claim, so
+    // it leaves the segment alone: processes handing off at that moment still claim the same one.
+    segment: sent === undefined ? view.segment : Math.max(view.segment, sent.segment) + 1,
+    // Only what is still pending stays in this record (a handed-off entry would never count again).
+    entries: self.entries.filter((e) => e.n > (cursors[e.from ?? selfKey] ?? 0)),
+    ...(closeSession ? { closedAt: Math.max(at, view.openedAt + 1) } : {}),
+  }
+}
+
+/** Only the caller's own work counts as handed off (the store refused its claim: SPEC.md, Limits). */
+export function markOwnHandedOff(self: ConversationRecord, selfKey: string, at: number): ConversationRecord {
+  const cursors: Record<string, number> = { ...self.cursors }
+  for (const [key, head] of Object.entries(headsOf(new Map([[selfKey, self]])))) cursors[key] = Math.max(cursors[key] ?? 0, head)
+  return { ...self, cursors, segment: self.segment + 1, entries: [], closedAt: Math.max(at, self.openedAt + 1) }
+}
+
+/** The caller's own work not yet handed off (its entries, folded copies included, and notes). */
+export function ownWork(self: ConversationRecord, selfKey: string): { work: Work; notes?: string } {
+  const pending = (n: number, from: string | undefined) => n > (self.cursors[from ?? selfKey] ?? 0)
+  const work = workOf(self.entries.filter((e) => pending(e.n, e.from)).map((e) => e.work))
+  return self.notes !== undefined && pending(self.notes.n, self.notes.from) ? { work, notes: self.notes.text } : { work }
+}
+
+/**
+ * Takes over an idle record's pending work (SPEC.md: pruning folds a conversation's idle records
+ * into the newest): its pending entries (and notes, when newer) are copied into the caller's record
+ * under their own numbers and the key of the record that recorded them (`from`), so the idle record
+ * can be removed, or come back, or hand off at this very moment, and the work still counts once.
+ */
+export function fold(self: ConversationRecord, otherKey: string, other: ConversationRecord, view: ConversationView): ConversationRecord {
+  const held = new Set(self.entries.map((e) => `${e.from ?? '.'}#${e.n}`))
+  const entries = [...self.entries]
+  for (const entry of other.entries) {
+    const from = entry.from ?? otherKey
+    if (entry.n <= (view.cursors[from] ?? 0) || held.has(`${from}#${entry.n}`)) continue
+    held.add(`${from}#${entry.n}`)
+    entries.push({ n: entry.n, at: entry.at, work: entry.work, from })
+  }
+  let notes = self.notes
+  const theirs = other.notes
+  if (theirs !== undefined) {
+    const from = theirs.from ?? otherKey
+    if (theirs.n > (view.cursors[from] ?? 0) && (notes === undefined || theirs.at > notes.at)) notes = { n: theirs.n, at: theirs.at, text: theirs.text, from }
+  }
+  return { ...self, entries: entries.slice(-MAX_ENTRIES), ...(notes === undefined ? {} : { notes }) }
+}
