@@ -5,13 +5,15 @@
 // classic.SessionEnd, session.end after /clear), over Node-side ports: a real clock, store and Hark in
 // memory answering at once. Prints figures; asserts nothing.
 //
-//   node scripts/bench-hooks.mjs [--against <git-ref>] [runs]      (runs: sessions per build, 30 by default)
+//   node scripts/bench-hooks.mjs [--against <git-ref>] [runs]      (runs: sessions per build, 100 by default)
 //
 // With --against, the ref is checked out with `git worktree add --detach` in a temp folder (node_modules
 // linked to this one's) and the same entry, scripts/bench/hooks-entry.ts from the working tree, is bundled
 // in both trees, so both columns run the same driver over each tree's composition root and use cases. The
-// two bundles load in this one process, and every measurement alternates between them (A B A B ...), so a
-// busy machine slows both columns alike.
+// two bundles load in this one process, and every measurement alternates between them (A B, B A, A B, ...:
+// which goes first flips each round, as a fixed order cost the first column about 7% in useCases), with a full
+// collection before each block, so a busy machine slows both columns alike. Compare the columns of one run:
+// with two builds loaded every figure reads higher than in a run of one.
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
@@ -28,7 +30,7 @@ const at = args.indexOf('--against')
 const against = at < 0 ? undefined : args[at + 1]
 if (at >= 0 && (against === undefined || against.startsWith('-'))) throw new Error('--against needs a git ref')
 const rest = at < 0 ? args : args.filter((_, i) => i !== at && i !== at + 1)
-const runs = Number(rest[0] ?? 30)
+const runs = Number(rest[0] ?? 100)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`runs must be a positive whole number, not ${rest[0]}`)
 
 // A full collection before each measured block, so one build's garbage is not collected in the other's time.
@@ -71,10 +73,17 @@ async function load(tree, name) {
   return import(pathToFileURL(file).href)
 }
 
-const builds = [{ label: `working tree (${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') === '' ? '' : '+'})`, entry: await load(root, 'a') }]
+const builds = []
 try {
+  const dirty = git('status', '--porcelain', '--untracked-files=no') === '' ? '' : ', changed'
+  builds.push({ label: `working tree (${git('rev-parse', '--short', 'HEAD')}${dirty})`, entry: await load(root, 'a') })
   if (against !== undefined) {
-    const commit = git('rev-parse', '--verify', `${against}^{commit}`)
+    let commit
+    try {
+      commit = git('rev-parse', '--verify', '--quiet', `${against}^{commit}`)
+    } catch {
+      throw new Error(`${against} names no commit`)
+    }
     other = join(scratch, 'tree')
     git('worktree', 'add', '--detach', other, commit)
     symlinkSync(realpathSync(join(root, 'node_modules')), join(other, 'node_modules'))
@@ -85,14 +94,16 @@ try {
   const useCases = builds.map(() => [])
   const sessions = builds.map(() => [])
   const last = []
-  // Warm up each build (the JIT, the first module-level work), then measure in alternation.
+  // Warm up each build (the JIT, the first module-level work), then measure in alternation. Which build
+  // goes first flips every round (A B, B A, A B, ...), so neither always runs right after a collection.
   for (const b of builds) {
     b.entry.composeTimes(50)
     b.entry.useCasesTimes(500)
     for (let i = 0; i < 3; i++) await b.entry.sessionOnce()
   }
+  const inTurn = (round) => (round % 2 === 0 ? [...builds.entries()] : [...builds.entries()].reverse())
   for (let round = 0; round < 20; round++) {
-    for (const [i, b] of builds.entries()) {
+    for (const [i, b] of inTurn(round)) {
       gc()
       compose[i].push(...b.entry.composeTimes(10))
       gc()
@@ -100,7 +111,7 @@ try {
     }
   }
   for (let run = 0; run < runs; run++) {
-    for (const [i, b] of builds.entries()) {
+    for (const [i, b] of inTurn(run)) {
       gc()
       last[i] = await b.entry.sessionOnce()
       sessions[i].push(last[i].hooks)
@@ -128,7 +139,10 @@ try {
     const { sent, asked, logged } = last[i]
     console.log(`${b.label}: Hark was sent ${sent.join(', ')}; the guard asked ${asked}; ${logged.length} log line${logged.length === 1 ? '' : 's'}${logged.length > 0 ? `: ${logged[0]}` : ''}`)
   }
+} catch (error) {
+  console.error(`bench-hooks: ${error instanceof Error ? error.message : String(error)}`)
+  process.exitCode = 1
 } finally {
   cleanUp()
 }
-process.exit(0)
+process.exit()
