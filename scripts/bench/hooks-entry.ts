@@ -4,7 +4,8 @@
 // A real clock, a store in memory, Hark in memory answering at once: the figures are the plugin's own work.
 //
 // bench-hooks.mjs bundles this one file in each tree it compares, so it uses only what a refactor of the
-// composition root should keep: `compose` and the names of `UseCases` (adapters/claude-code/application.ts).
+// composition root should keep: `compose` and the names of `UseCases` (adapters/claude-code/application.ts);
+// the one place the two differ, the end of a conversation after /clear, is looked up (endConversation).
 import { compose } from '../../composition/container'
 import { InMemoryHark } from '../../adapters/fake-hark/in-memory-hark'
 import type { EnginePorts } from '../../adapters/claude-code/engine-ports'
@@ -113,6 +114,16 @@ export interface SessionFigures {
   readonly logged: string[]
 }
 
+/**
+ * After /clear, the conversation ends the way the tree's hooks adapter ends it: `app.endConversation()`
+ * where the composition root offers it (since the lifetimes refactor), else `start.reset()` (before it).
+ */
+function endConversation(app: ReturnType<typeof compose>, cases: ReturnType<ReturnType<typeof compose>['useCases']>): void {
+  const load = app as { endConversation?: () => void }
+  if (typeof load.endConversation === 'function') load.endConversation()
+  else (cases.start as unknown as { reset(): void }).reset()
+}
+
 /** One plugin load and one short session, hook by hook. */
 export async function sessionOnce(): Promise<SessionFigures> {
   const world = new World()
@@ -142,7 +153,7 @@ export async function sessionOnce(): Promise<SessionFigures> {
   await hook('session.end (clear)', async () => {
     const cases = uc()
     await cases.handOff.run(Date.now() + 1_500)
-    cases.start.reset()
+    endConversation(app, cases)
   })
   return { hooks, sent: world.sent, asked: world.asked, logged: world.logged }
 }
