@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check the project has, in order, each with a scratch HOME where the engine runs.
 // Exit 1 when any fails. Steps: the vendored bundles are fresh; the engine's declarations are laid;
-// tsc; tsc over the specs; the privacy check; claude plugin validate --strict; vitest; claude plugin
-// test; end to end.
+// the layering (scripts/check-layers.mjs); tsc; tsc over the specs; the privacy check; claude plugin
+// validate --strict; vitest; claude plugin test; end to end.
 //
 //   node scripts/test.mjs [--only name,name] [--skip name,name]
 import { spawnSync } from 'node:child_process'
@@ -24,6 +24,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
 const steps = [
   ['vendor', 'vendored bundles match the pinned packages', ['node', 'scripts/build-vendor.mjs', '--check']],
   ['types', "the engine's declarations are laid", ['node', 'scripts/engine-types.mjs']],
+  ['layers', 'dependencies point inward (core/ imports only core/, domain < ports < application)', ['node', 'scripts/check-layers.mjs']],
   ['tsc', 'tsc --noEmit under strict', [bin('tsc'), '-p', 'tsconfig.json']],
   ['tsc-spec', 'tsc over the specs', [bin('tsc'), '-p', 'spec/tsconfig.json']],
   ['privacy', 'the privacy check', ['bash', 'scripts/privacy-check.sh']],
