@@ -20,17 +20,26 @@ type Bind = ContainerModuleLoadOptions['bind']
 type Identifier<T> = Dependency<T>
 
 /**
- * One instance per hook call (inversify's request scope): built over that call's ports, shared by
- * everything the call resolves, gone when the call settles.
+ * A service over a hook call's ports, bound in that call's container (singleton scope there): one
+ * instance per call, built when first needed, shared by every use case of the call, gone with it.
  */
 export function perCall<T, A extends unknown[]>(bind: Bind, id: Identifier<T>, make: (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
-  bind<T>(id).toResolvedValue(make, deps).inRequestScope()
+  bind<T>(id).toResolvedValue(make, deps).inSingletonScope()
 }
 
 /** `perCall` for a class: `new make(...deps)`. */
 export function perCallClass<T, A extends unknown[]>(bind: Bind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
   // A class is its own identifier; `A` is generic here, so tsc cannot see that `make` is one.
   perCall(bind, make as unknown as Identifier<T>, (...args: A) => new make(...args), deps)
+}
+
+/**
+ * A use case: bound once, in the load's container, in request scope, and resolved from a call's
+ * container, so it is built over that call's ports and services. The composition root asks for each
+ * use case at most once per call, and only when the hook needs it: one instance per call too.
+ */
+export function useCase<T, A extends unknown[]>(bind: Bind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
+  bind<T>(make as unknown as Identifier<T>).toResolvedValue((...args: A) => new make(...args), deps).inRequestScope()
 }
 
 /**

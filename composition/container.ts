@@ -44,12 +44,11 @@ import type { EnginePorts } from '../adapters/claude-code/engine-ports'
 import { webCryptoEntropy } from '../adapters/claude-code/web-crypto'
 import { McpHarkGateway, type HarkEndpoint, type HarkIdentity } from '../adapters/hark/mcp-hark.gateway'
 import { harkIdentity, IdentityCache } from '../adapters/hark/hark-identity'
-import { perCall, perCallClass, perContainer } from './bind'
+import { perCall, perCallClass, perContainer, useCase } from './bind'
 
 export const GlobCompiler = token<Compile>('GlobCompiler')
 const HarkEndpointId = token<HarkEndpoint>('HarkEndpoint')
 const HarkIdentityId = token<HarkIdentity>('HarkIdentity')
-const UseCasesId = token<UseCases>('UseCases')
 
 /** The plugin load: values and load-lived state that take no call's port. */
 function loadModule(settings: Settings) {
@@ -72,46 +71,71 @@ const conversationModule = new ContainerModule(({ bind }) => {
   perContainer(bind, ProjectLink) // HarkCommand
 })
 
-/** Hark over MCP: the gateway, over the call's endpoint and clock. */
-const harkModule = new ContainerModule(({ bind }) => {
+/**
+ * What the use cases of one call share, over its ports: Hark over MCP (the gateway, its identity), the
+ * store's protocol, the brief. Bound in each call's container.
+ */
+const callModule = new ContainerModule(({ bind }) => {
   perCall(bind, HarkIdentityId, harkIdentity, [Settings, ConversationState, IdentityCache, SessionInfo, Entropy])
   perCall(bind, HarkGateway, (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity) => new McpHarkGateway(endpoint, clock, identity), [HarkEndpointId, Clock, HarkIdentityId])
-})
-
-/** The services the use cases share within a call: the store's protocol and the brief. */
-const servicesModule = new ContainerModule(({ bind }) => {
   perCallClass(bind, ConversationStore, [KeyValueStore, Clock, Entropy, Host, StoreHealth, ConversationState])
   perCallClass(bind, BriefService, [BriefState, StartState, ConversationState, Settings, HarkGateway, ConversationStore, Clock, Host])
+  // A use case, and /hark handoff's collaborator too: bound per call, so both share one.
+  perCallClass(bind, HandOff, [StartState, ConversationState, HarkGateway, ConversationStore, Clock, Host, BriefService, Settings])
 })
 
 /** The use cases, one per SPEC.md hook (docs/architecture.md maps them). */
 const useCasesModule = new ContainerModule(({ bind }) => {
-  perCallClass(bind, StartSession, [PluginLoad, StartState, Settings, SessionInfo, Files, Host, Clock, Entropy, ConversationStore, BriefService])
-  perCallClass(bind, ProvideContext, [StartState, BriefState, ConversationStore])
-  perCallClass(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
-  perCallClass(bind, Compact, [StartState, GuardState, BriefService, ConversationStore, Host])
-  perCallClass(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore])
-  perCallClass(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, SessionInfo, GlobCompiler])
-  perCallClass(bind, RecordWork, [StartState, ConversationState, Settings, ConversationStore])
-  perCallClass(bind, HandOff, [StartState, ConversationState, HarkGateway, ConversationStore, Clock, Host, BriefService, Settings])
-  perCallClass(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock])
-  perCall(
-    bind,
-    UseCasesId,
-    (start: StartSession, context: ProvideContext, prompt: NotePrompt, guard: GuardEdit, work: RecordWork, move: DetectMove, handOff: HandOff, compact: Compact, command: HarkCommand): UseCases => ({
-      start,
-      context,
-      prompt,
-      guard,
-      work,
-      move,
-      handOff,
-      compact,
-      command,
-    }),
-    [StartSession, ProvideContext, NotePrompt, GuardEdit, RecordWork, DetectMove, HandOff, Compact, HarkCommand],
-  )
+  useCase(bind, StartSession, [PluginLoad, StartState, Settings, SessionInfo, Files, Host, Clock, Entropy, ConversationStore, BriefService])
+  useCase(bind, ProvideContext, [StartState, BriefState, ConversationStore])
+  useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
+  useCase(bind, Compact, [StartState, GuardState, BriefService, ConversationStore, Host])
+  useCase(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore])
+  useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, SessionInfo, GlobCompiler])
+  useCase(bind, RecordWork, [StartState, ConversationState, Settings, ConversationStore])
+  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock])
 })
+
+/**
+ * One call's use cases, each resolved when the hook first asks for it, and kept for the rest of the call
+ * (a hook that starts the conversation, then guards an edit, builds StartSession and GuardEdit only).
+ */
+function callUseCases(call: Container): UseCases {
+  const built = new Map<abstract new (...args: never[]) => unknown, unknown>()
+  const once = <T>(id: abstract new (...args: never[]) => T): T => {
+    if (!built.has(id)) built.set(id, call.get(id))
+    return built.get(id) as T
+  }
+  return {
+    get start() {
+      return once(StartSession)
+    },
+    get context() {
+      return once(ProvideContext)
+    },
+    get prompt() {
+      return once(NotePrompt)
+    },
+    get guard() {
+      return once(GuardEdit)
+    },
+    get work() {
+      return once(RecordWork)
+    },
+    get move() {
+      return once(DetectMove)
+    },
+    get handOff() {
+      return once(HandOff)
+    },
+    get compact() {
+      return once(Compact)
+    },
+    get command() {
+      return once(HarkCommand)
+    },
+  }
+}
 
 /** A new conversation's container, a child of the load's. */
 function conversationContainer(root: Container): Container {
@@ -123,6 +147,7 @@ function conversationContainer(root: Container): Container {
 /** One hook call's container: its engine ports, in a child of the conversation's container. */
 function callContainer(conversation: Container, ports: EnginePorts): Container {
   const call = new Container({ parent: conversation })
+  call.load(callModule)
   call.bind(KeyValueStore).toConstantValue(ports.store)
   call.bind(Clock).toConstantValue(ports.clock)
   call.bind(Host).toConstantValue(ports.host)
@@ -135,7 +160,7 @@ function callContainer(conversation: Container, ports: EnginePorts): Container {
 /** The load's container. `overrides` lets a test or a local setup rebind a load-lived value. */
 export function createContainer(options: Readonly<Record<string, unknown>>, ...overrides: ContainerModule[]): Container {
   const root = new Container()
-  root.load(loadModule(settingsFrom(options)), harkModule, servicesModule, useCasesModule)
+  root.load(loadModule(settingsFrom(options)), useCasesModule)
   if (overrides.length > 0) root.load(...overrides)
   return root
 }
@@ -145,7 +170,7 @@ export function compose(options: Readonly<Record<string, unknown>>): Application
   const root = createContainer(options)
   let conversation = conversationContainer(root)
   return {
-    useCases: (ports) => callContainer(conversation, ports).get(UseCasesId),
+    useCases: (ports) => callUseCases(callContainer(conversation, ports)),
     endConversation: () => {
       conversation = conversationContainer(root)
     },
