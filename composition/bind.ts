@@ -4,7 +4,7 @@
  * `tsc`), and every binding names its lifetime. The engine refuses decorators, so inversify is driven
  * through `toResolvedValue` alone.
  *
- * Lifetime hazard: a binding that outlives a hook call (`forLoad`, `forConversation`) must never
+ * Lifetime hazard: a binding that outlives a hook call (`perContainer`, in the load's or a conversation's container) must never
  * depend on a call's port (`KeyValueStore`, `Clock`, `Host`, `Files`, `SessionInfo`, the Hark
  * endpoint, or anything built over them): it would keep the first call's `$` for good, and every
  * later call would wait on, and log into, a hook that has settled.

@@ -11,9 +11,10 @@
  *   hook call     a child of the conversation's container, holding that call's engine ports; the
  *                 services and use cases resolve from it, one instance per class per call.
  *
- * Services and use cases are bound once, in the root, in request scope; resolved from a call's
- * container they see that call's ports and its conversation's state. Bound with the programmatic API
- * (the engine refuses decorators) through the typed helpers of ./bind.
+ * The services a call shares are bound in the call's container (one each per call); the use cases are
+ * bound once, in the root, in request scope, and resolved from the call's container when the hook first
+ * asks for one, so they see that call's ports and its conversation's state. Bound with the programmatic
+ * API (the engine refuses decorators) through the typed helpers of ./bind.
  */
 import { Container, ContainerModule } from '../vendor/inversify.js'
 import picomatch from '../vendor/picomatch.js'
@@ -165,7 +166,10 @@ export function createContainer(options: Readonly<Record<string, unknown>>, ...o
   return root
 }
 
-/** The application the hooks adapter drives: one load, its current conversation, a container per call. */
+/**
+ * The application the hooks adapter drives: one load, its current conversation, a container per call.
+ * Lifetime hazard: nothing bound in the root or a conversation's container may take a call's port (see ./bind).
+ */
 export function compose(options: Readonly<Record<string, unknown>>): Application {
   const root = createContainer(options)
   let conversation = conversationContainer(root)
