@@ -3,7 +3,7 @@
 // d-2 "Migrations are plain .sql files" (paths *.sql), d-3 billing area, d-4 a proposal, d-5 superseded;
 // the brief's non-goal "No mobile app this quarter" (area mobile).
 import { describe, expect, test } from 'claude-code/testing'
-import { createWorld, FakeStore, KEY, NO_KEY, PROJECT, startSession, WITH_KEY } from './world'
+import { createWorld, FakeStore, KEY, NO_KEY, PROJECT, STARTED_AT, startSession, WITH_KEY } from './world'
 
 const edit = (file_path: string) => ({ tool: 'Edit', file_path, old_string: 'a', new_string: 'SECRET_EDIT_TEXT' }) as const
 
@@ -187,5 +187,28 @@ describe('Allow across processes', () => {
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
     expect(world.questions).toHaveLength(1)
+  })
+})
+
+describe('/clear ends the conversation the guard remembers', () => {
+  test('after /clear the decisions are fetched again and an Allow given before is asked again', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
+    await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
+    expect(world.questions).toHaveLength(1)
+    expect(world.hark.callsTo('list_journal_entries')).toHaveLength(1)
+    await $.classic.SessionEnd({ reason: 'clear', transcript_path: '' })
+    await $.session.end({ reason: 'clear', sessionId: 'sess', resume: { id: 'sess' } })
+    // Claude Code starts the next conversation: a new session id and launch time.
+    world.sessionId = 'after-clear'
+    world.startedAt = STARTED_AT + 3_600_000
+    await world.clock.advance(1_000)
+    await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
+    expect(world.hark.callsTo('list_journal_entries')).toHaveLength(2)
+    expect(world.questions).toHaveLength(2)
+    // Without /clear the same conversation goes on: nothing is fetched or asked again.
+    await $.tool.call(edit(`${PROJECT}/src/db/schema.sql`))
+    expect(world.questions).toHaveLength(2)
   })
 })
