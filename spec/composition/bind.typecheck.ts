@@ -2,7 +2,7 @@
 // list that is misordered, short or of the wrong type fails to compile. Each `@ts-expect-error` below
 // fails the step if the line ever compiles.
 import type { ContainerModuleLoadOptions } from '../../vendor/inversify.js'
-import { perCall, perCallClass } from '../../composition/bind'
+import { perCall, perCallClass, useCase } from '../../composition/bind'
 import { ConversationState, ConversationStore } from '../../core/application/conversation-store'
 import { NotePrompt } from '../../core/application/note-prompt'
 import { StartState } from '../../core/application/start-session'
@@ -17,6 +17,9 @@ export function typedBindings(bind: ContainerModuleLoadOptions['bind']): void {
   perCallClass(bind, NotePrompt, [ConversationState, StartState, ConversationStore])
   // @ts-expect-error one dependency missing
   perCallClass(bind, NotePrompt, [StartState, ConversationState])
+  useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
+  // @ts-expect-error a use case's dependencies swapped
+  useCase(bind, NotePrompt, [StartState, ConversationStore, ConversationState])
   const Now = token<() => number>('Now')
   perCall(bind, Now, (clock: Clock) => () => clock.now.length, [Clock])
   // @ts-expect-error a port of another type
