@@ -9,7 +9,7 @@
  * endpoint, or anything built over them): it would keep the first call's `$` for good, and every
  * later call would wait on, and log into, a hook that has settled.
  */
-import type { ContainerModuleLoadOptions } from '../vendor/inversify.js'
+import { ContainerModule, type ContainerModuleLoadOptions } from '../vendor/inversify.js'
 import type { Token } from '../core/ports/token'
 
 /** What a constructor may depend on: a typed identifier (a port, the settings) or a class. */
@@ -19,16 +19,35 @@ export type Dependencies<A extends readonly unknown[]> = { readonly [K in keyof 
 type Bind = ContainerModuleLoadOptions['bind']
 type Identifier<T> = Dependency<T>
 
+declare const lifetime: unique symbol
+/** A container's `bind`, marked with the lifetime of what it binds, so each helper takes only its own. */
+export type LoadBind = Bind & { readonly [lifetime]: 'load' }
+export type ConversationBind = Bind & { readonly [lifetime]: 'conversation' }
+export type CallBind = Bind & { readonly [lifetime]: 'call' }
+
+/** A module for the load's container (the root). */
+export function loadModule(load: (bind: LoadBind) => void): ContainerModule {
+  return new ContainerModule(({ bind }) => load(bind as LoadBind))
+}
+/** A module for each conversation's container. */
+export function conversationModule(load: (bind: ConversationBind) => void): ContainerModule {
+  return new ContainerModule(({ bind }) => load(bind as ConversationBind))
+}
+/** A module for each hook call's container. */
+export function callModule(load: (bind: CallBind) => void): ContainerModule {
+  return new ContainerModule(({ bind }) => load(bind as CallBind))
+}
+
 /**
  * A service over a hook call's ports, bound in that call's container (singleton scope there): one
  * instance per call, built when first needed, shared by every use case of the call, gone with it.
  */
-export function perCall<T, A extends unknown[]>(bind: Bind, id: Identifier<T>, make: (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
+export function perCall<T, A extends unknown[]>(bind: CallBind, id: Identifier<T>, make: (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
   bind<T>(id).toResolvedValue(make, deps).inSingletonScope()
 }
 
 /** `perCall` for a class: `new make(...deps)`. */
-export function perCallClass<T, A extends unknown[]>(bind: Bind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
+export function perCallClass<T, A extends unknown[]>(bind: CallBind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
   // A class is its own identifier; `A` is generic here, so tsc cannot see that `make` is one.
   perCall(bind, make as unknown as Identifier<T>, (...args: A) => new make(...args), deps)
 }
@@ -38,7 +57,7 @@ export function perCallClass<T, A extends unknown[]>(bind: Bind, make: new (...a
  * container, so it is built over that call's ports and services. The composition root asks for each
  * use case at most once per call, and only when the hook needs it: one instance per call too.
  */
-export function useCase<T, A extends unknown[]>(bind: Bind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
+export function useCase<T, A extends unknown[]>(bind: LoadBind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
   bind<T>(make as unknown as Identifier<T>).toResolvedValue((...args: A) => new make(...args), deps).inRequestScope()
 }
 
@@ -46,6 +65,6 @@ export function useCase<T, A extends unknown[]>(bind: Bind, make: new (...args: 
  * One instance for as long as the container that binds it lives: the conversation's container (made
  * at the conversation's start, dropped at `/clear`) or the load's. Takes no dependency (see above).
  */
-export function perContainer<T>(bind: Bind, make: new () => T): void {
+export function perContainer<T>(bind: LoadBind | ConversationBind, make: new () => T): void {
   bind<T>(make).toResolvedValue(() => new make()).inSingletonScope()
 }

@@ -45,38 +45,38 @@ import type { EnginePorts } from '../adapters/claude-code/engine-ports'
 import { webCryptoEntropy } from '../adapters/claude-code/web-crypto'
 import { McpHarkGateway, type HarkEndpoint, type HarkIdentity } from '../adapters/hark/mcp-hark.gateway'
 import { harkIdentity, IdentityCache } from '../adapters/hark/hark-identity'
-import { perCall, perCallClass, perContainer, useCase } from './bind'
+import { callModule, conversationModule, loadModule, perCall, perCallClass, perContainer, useCase } from './bind'
 
 export const GlobCompiler = token<Compile>('GlobCompiler')
 const HarkEndpointId = token<HarkEndpoint>('HarkEndpoint')
 const HarkIdentityId = token<HarkIdentity>('HarkIdentity')
 
 /** The plugin load: values and load-lived state that take no call's port. */
-function loadModule(settings: Settings) {
-  return new ContainerModule(({ bind }) => {
+function loadBindings(settings: Settings) {
+  return loadModule((bind) => {
     bind(Settings).toConstantValue(settings)
     bind(Entropy).toConstantValue(webCryptoEntropy())
     bind(GlobCompiler).toConstantValue((glob: string) => picomatch(glob, GLOB_OPTIONS))
     perContainer(bind, PluginLoad)
     perContainer(bind, StoreHealth)
     perContainer(bind, IdentityCache)
+    perContainer(bind, ProjectLink)
   })
 }
 
 /** One conversation: its state, each piece changed by the one service named beside it. */
-const conversationModule = new ContainerModule(({ bind }) => {
+const conversationBindings = conversationModule((bind) => {
   perContainer(bind, StartState) // StartSession
   perContainer(bind, ConversationState) // ConversationStore
   perContainer(bind, BriefState) // BriefService
   perContainer(bind, GuardState) // GuardEdit
-  perContainer(bind, ProjectLink) // HarkCommand
 })
 
 /**
  * What the use cases of one call share, over its ports: Hark over MCP (the gateway, its identity), the
  * store's protocol, the brief. Bound in each call's container.
  */
-const callModule = new ContainerModule(({ bind }) => {
+const callBindings = callModule((bind) => {
   perCall(bind, HarkIdentityId, harkIdentity, [Settings, ConversationState, IdentityCache, SessionInfo, Entropy])
   perCall(bind, HarkGateway, (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity) => new McpHarkGateway(endpoint, clock, identity), [HarkEndpointId, Clock, HarkIdentityId])
   perCallClass(bind, ConversationStore, [KeyValueStore, Clock, Entropy, Host, StoreHealth, ConversationState])
@@ -86,7 +86,7 @@ const callModule = new ContainerModule(({ bind }) => {
 })
 
 /** The use cases, one per SPEC.md hook (docs/architecture.md maps them). */
-const useCasesModule = new ContainerModule(({ bind }) => {
+const useCaseBindings = loadModule((bind) => {
   useCase(bind, StartSession, [PluginLoad, StartState, Settings, SessionInfo, Files, Host, Clock, Entropy, ConversationStore, BriefService])
   useCase(bind, ProvideContext, [StartState, BriefState, ConversationStore])
   useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
@@ -141,14 +141,14 @@ function callUseCases(call: Container): UseCases {
 /** A new conversation's container, a child of the load's. */
 function conversationContainer(root: Container): Container {
   const conversation = new Container({ parent: root })
-  conversation.load(conversationModule)
+  conversation.load(conversationBindings)
   return conversation
 }
 
 /** One hook call's container: its engine ports, in a child of the conversation's container. */
 function callContainer(conversation: Container, ports: EnginePorts): Container {
   const call = new Container({ parent: conversation })
-  call.load(callModule)
+  call.load(callBindings)
   call.bind(KeyValueStore).toConstantValue(ports.store)
   call.bind(Clock).toConstantValue(ports.clock)
   call.bind(Host).toConstantValue(ports.host)
@@ -161,7 +161,7 @@ function callContainer(conversation: Container, ports: EnginePorts): Container {
 /** The load's container. `overrides` lets a test or a local setup rebind a load-lived value. */
 export function createContainer(options: Readonly<Record<string, unknown>>, ...overrides: ContainerModule[]): Container {
   const root = new Container()
-  root.load(loadModule(settingsFrom(options)), useCasesModule)
+  root.load(loadBindings(settingsFrom(options)), useCaseBindings)
   if (overrides.length > 0) root.load(...overrides)
   return root
 }

@@ -1,5 +1,6 @@
 // What several specs share: conversation fixtures and a timing safety net.
 import type { ConversationId, ConversationKey } from '../core/domain/conversation/keys'
+import type { Venture } from '../core/domain/project'
 
 /** A conversation key, another one, and conversation ids (hex of the right lengths). */
 export const CONV = 'a'.repeat(64) as ConversationKey
@@ -24,3 +25,6 @@ export function timedBest(run: () => void, boundMs: number): number {
   }
   return best
 }
+
+/** A project code as the project file gives it. */
+export const v = (code: string) => code as Venture

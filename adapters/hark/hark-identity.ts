@@ -8,7 +8,7 @@
  */
 import type { ConversationState } from '../../core/application/conversation-store'
 import type { Settings } from '../../core/application/settings'
-import type { ConversationId } from '../../core/domain/conversation/keys'
+import { newConversationId, type ConversationId } from '../../core/domain/conversation/keys'
 import type { Entropy } from '../../core/ports/entropy.port'
 import type { SessionInfo } from '../../core/ports/session.port'
 import type { HarkIdentity } from './mcp-hark.gateway'
@@ -36,7 +36,7 @@ export function harkIdentity(settings: Settings, conversation: ConversationState
     conversationId: () => {
       // Before the conversation is loaded (it always is when a request goes out), a fresh id.
       const id = conversation.record?.conversationId ?? conversation.view?.conversationId
-      return id ?? cache.fallbackConversationId(() => entropy.randomHex(32) as ConversationId)
+      return id ?? cache.fallbackConversationId(() => newConversationId(entropy.randomHex(32)))
     },
     userAgent: () =>
       cache.userAgent(async () => {

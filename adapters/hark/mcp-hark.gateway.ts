@@ -7,7 +7,7 @@
 import { parseBrief } from '../../core/domain/brief'
 import { parseDecisionEntries } from '../../core/domain/guard/records'
 import { parseItems } from '../../core/domain/item'
-import { isProjectId } from '../../core/domain/project'
+import { isProjectId, type Venture } from '../../core/domain/project'
 import type { ConversationId } from '../../core/domain/conversation/keys'
 import type { Clock } from '../../core/ports/clock.port'
 import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '../../core/ports/hark.port'
@@ -40,11 +40,11 @@ export class McpHarkGateway implements HarkGateway {
     private readonly identity: HarkIdentity,
   ) {}
 
-  async getBrief(venture: string, options?: HarkCallOptions) {
+  async getBrief(venture: Venture, options?: HarkCallOptions) {
     return this.map(await this.call('get_agent_brief', { venture, depth: 'compact' }, options), (payload) => parseBrief(payload), 'no brief in the reply')
   }
 
-  async listDecisions(venture: string, options?: HarkCallOptions) {
+  async listDecisions(venture: Venture, options?: HarkCallOptions) {
     return this.map(
       await this.call('list_journal_entries', { venture, kind: 'decision', limit: 200 }, options),
       (payload) => {
@@ -55,7 +55,7 @@ export class McpHarkGateway implements HarkGateway {
     )
   }
 
-  async listCandidates(venture: string, options?: HarkCallOptions) {
+  async listCandidates(venture: Venture, options?: HarkCallOptions) {
     return this.map(
       await this.call('list_candidates', { venture }, options),
       (payload) => {
@@ -74,7 +74,7 @@ export class McpHarkGateway implements HarkGateway {
     )
   }
 
-  async getVenture(idOrCode: string, options?: HarkCallOptions): Promise<HarkResult<string | undefined>> {
+  async getVenture(idOrCode: Venture, options?: HarkCallOptions): Promise<HarkResult<string | undefined>> {
     const result = this.map(
       await this.call('get_venture', { id_or_code: idOrCode }, options),
       (payload) => {
@@ -92,7 +92,7 @@ export class McpHarkGateway implements HarkGateway {
     return this.done(await this.call('end_session', { ...args }, options))
   }
 
-  async sessionStopped(venture: string, options?: HarkCallOptions) {
+  async sessionStopped(venture: Venture, options?: HarkCallOptions) {
     return this.done(await this.call('session_stopped', { venture }, options))
   }
 

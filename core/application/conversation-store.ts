@@ -18,7 +18,7 @@ import {
   parseRecordKey,
   RECORD_PREFIX,
   recordKey as makeRecordKey,
-  type ConversationId,
+  newConversationId,
   type ConversationKey,
 } from '../domain/conversation/keys'
 import { newRecord, noteSession, type ConversationRecord, type ConversationView } from '../domain/conversation/record'
@@ -178,7 +178,7 @@ export class ConversationStore {
   async open(key: ConversationKey, loadedAt: number, sessionId: string): Promise<void> {
     const recordKey = makeRecordKey(key, loadedAt, this.entropy.randomHex(8))
     const others = (await this.readRecords(key, recordKey)) ?? new Map<string, ConversationRecord>()
-    const record = newRecord(conversationIdOf(others) ?? (this.entropy.randomHex(32) as ConversationId))
+    const record = newRecord(conversationIdOf(others) ?? newConversationId(this.entropy.randomHex(32)))
     this.conversation.begin({ key, recordKey, sessionId }, record, mergeConversation(recordKey, record, others))
     await this.save((r, { now }) => noteSession(r, sessionId, now))
   }

@@ -15,7 +15,7 @@ import type { GlobCompiler } from '../domain/guard/glob'
 import { guardQuestion, stopReason } from '../domain/guard/question'
 import { parseNonGoals, type GuardRecord } from '../domain/guard/records'
 import { withoutControls } from '../domain/item'
-import { relativeToProject } from '../domain/project'
+import { relativeToProject, type Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
@@ -164,7 +164,7 @@ export class GuardEdit {
     if (this.state.needsFetch(now)) await this.state.shareFetch(() => this.fetchDecisions(project.venture, now))
   }
 
-  private async fetchDecisions(venture: string, now: number): Promise<void> {
+  private async fetchDecisions(venture: Venture, now: number): Promise<void> {
     const result = await this.hark.listDecisions(venture)
     if (result.ok) {
       this.state.fetchedNow({ records: result.value, fetchedAt: now })

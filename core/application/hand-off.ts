@@ -7,6 +7,7 @@
  */
 import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation/merge'
 import { buildHandoff, CLOSE_REASON } from '../domain/handoff'
+import type { Venture } from '../domain/project'
 import { hasWork, type Work } from '../domain/work'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway, HarkResult } from '../ports/hark.port'
@@ -86,7 +87,7 @@ export class HandOff {
     return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
   }
 
-  private async sendHandoff(venture: string, work: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
+  private async sendHandoff(venture: Venture, work: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
     const sent = await this.hark.endSession(buildHandoff(venture, work, notes, this.settings.accessKey), { timeoutMs: await this.timeLeft(deadline) })
     if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
     // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.

@@ -4,12 +4,12 @@
  * the count; `open` prints the project's link and starts no program. Outside a Hark project, or
  * without a key, it says how to set up.
  *
- * State: `ProjectLink` lives as long as the conversation (the project's id, once Hark named it);
- * HarkCommand alone changes it.
+ * State: `ProjectLink` lives as long as the plugin load (each project's id, once Hark named it, so
+ * `/clear` does not ask again); HarkCommand alone changes it.
  */
 import { renderBriefText } from '../domain/brief'
 import { describeItem } from '../domain/item'
-import { isProjectId } from '../domain/project'
+import { isProjectId, type Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { BriefService } from './brief-service'
@@ -28,17 +28,17 @@ function subcommand(args: string): string {
   return (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
 }
 
-/** The project's id (a UUID), once `get_venture` named it, for /hark open. */
+/** Each project's id (a UUID), once `get_venture` named it, for /hark open. */
 export class ProjectLink {
-  private known: string | undefined
+  private readonly known = new Map<string, string>()
 
-  get id(): string | undefined {
-    return this.known
+  idOf(venture: string): string | undefined {
+    return this.known.get(venture)
   }
 
   /** @internal HarkCommand's own write. */
-  learn(id: string): void {
-    this.known = id
+  learn(venture: string, id: string): void {
+    this.known.set(venture, id)
   }
 }
 
@@ -66,12 +66,13 @@ export class HarkCommand {
     const unknown = this.unknown(args)
     if (unknown !== undefined) return unknown
     if (sub === 'help') return `${USAGE}\n${this.start.activeProject !== undefined ? '' : SETUP_HELP}`.trim()
-    if (this.start.activeProject === undefined) return this.setupText()
+    const project = this.start.activeProject
+    if (project === undefined) return this.setupText()
     switch (sub) {
       case 'handoff':
         return describeHandoff(await this.handOff.run())
       case 'needs':
-        return this.needs()
+        return this.needs(project.venture)
       case 'open':
         return this.open()
       default:
@@ -97,8 +98,7 @@ export class HarkCommand {
       : `Could not fetch the brief for ${venture} (${result.detail}). The last brief this session has:\n\n${renderBriefText(last)}`
   }
 
-  private async needs(): Promise<string> {
-    const venture = this.start.project?.venture ?? ''
+  private async needs(venture: Venture): Promise<string> {
     const result = await this.hark.listCandidates(venture)
     if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).`
     const { items, total } = result.value
@@ -116,10 +116,10 @@ export class HarkCommand {
   private async open(): Promise<string> {
     const project = this.start.project
     if (project === undefined) return STUDIO_URL
-    let id = project.id ?? this.link.id
+    let id = project.id ?? this.link.idOf(project.venture)
     if (id === undefined && !isProjectId(project.venture)) {
       const result = await this.hark.getVenture(project.venture)
-      if (result.ok && result.value !== undefined) this.link.learn((id = result.value))
+      if (result.ok && result.value !== undefined) this.link.learn(project.venture, (id = result.value))
     }
     return id === undefined ? `Hark's studio (the project's id could not be found): ${STUDIO_URL}` : `${project.venture} on Hark: ${VENTURE_URL}${id}`
   }

@@ -6,7 +6,7 @@
 
 import { pullRequestUrl } from './bash-report'
 import { capText, cleanNotes, cleanSubject, NOTES_LIMIT, redactSecrets } from './notes'
-import { isProjectRelative } from './project'
+import { isProjectRelative, type Venture } from './project'
 import type { TestResult, Work } from './work'
 
 /** `close_session`'s reason (SPEC.md: Every outbound request). */
@@ -47,7 +47,7 @@ interface Run {
 }
 
 /** `end_session`'s arguments from the segment's work and Claude's latest notes (cleaned again here). */
-export function buildHandoff(venture: string, work: Work, notes?: string, accessKey?: string): HandoffPayload {
+export function buildHandoff(venture: Venture, work: Work, notes?: string, accessKey?: string): HandoffPayload {
   const project = typeof venture === 'string' ? venture : ''
   try {
     const w = sanitize(work, accessKey)

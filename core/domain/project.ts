@@ -7,10 +7,19 @@
  * relative to the folder where the file was found.
  */
 
+declare const brand: unique symbol
+
+/**
+ * A project as Hark names it: the code (`V-012`) or the id, exactly as the project file holds it. A
+ * type of its own, as the only identifier of ours Hark's tools take, so nothing else (the conversation
+ * key above all, which never leaves the machine) can be sent in its place.
+ */
+export type Venture = string & { readonly [brand]: 'Venture' }
+
 /** A Hark project as the project file names it. */
 export interface ProjectRef {
-  /** What is sent as `venture`: the code (`V-012`) or the id, exactly as the file holds it. */
-  readonly venture: string
+  /** What is sent as `venture`. */
+  readonly venture: Venture
   /** The project's id (a UUID) when the file holds one; otherwise unknown until `get_venture`. */
   readonly id?: string
   /** Absolute folder where the project file was found; edited paths are taken relative to it. */
@@ -53,19 +62,19 @@ export function projectFileCandidates(cwd: string): ProjectFileCandidate[] {
  * - `.hark/project`: the first non-empty, non-`#` line is the code or the id (`venture=` allowed too).
  * - `.hark`: a `venture=V-012` line (`key = value`, quotes allowed).
  */
-export function parseProjectFile(kind: 'project' | 'hark', text: string): string | undefined {
+export function parseProjectFile(kind: 'project' | 'hark', text: string): Venture | undefined {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'))
   for (const line of lines) {
     const assignment = /^venture\s*[=:]\s*(.*)$/i.exec(line)
     const value = unquote(assignment ? assignment[1]! : kind === 'project' ? line : '')
-    if (value !== '' && (isProjectId(value) || CODE.test(value)) && value.length <= 64) return value
+    if (value !== '' && (isProjectId(value) || CODE.test(value)) && value.length <= 64) return value as Venture
     if (kind === 'project') return undefined
   }
   return undefined
 }
 
 /** The `ProjectRef` for a venture found in `candidate`. */
-export function projectRef(candidate: ProjectFileCandidate, venture: string): ProjectRef {
+export function projectRef(candidate: ProjectFileCandidate, venture: Venture): ProjectRef {
   return isProjectId(venture)
     ? { venture, id: venture.toLowerCase(), root: candidate.root, file: candidate.path }
     : { venture, root: candidate.root, file: candidate.path }

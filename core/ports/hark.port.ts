@@ -8,6 +8,7 @@ import type { Brief } from '../domain/brief'
 import type { GuardRecord } from '../domain/guard/records'
 import type { HandoffPayload } from '../domain/handoff'
 import type { Item } from '../domain/item'
+import type { Venture } from '../domain/project'
 
 /** How a request failed: no answer in time; no connection; or Hark answered with an error. */
 export type HarkFailureKind = 'timeout' | 'unreachable' | 'refused'
@@ -26,21 +27,21 @@ export type EndSessionArgs = HandoffPayload
 
 export interface HarkGateway {
   /** `get_agent_brief {venture, depth: "compact"}`. */
-  getBrief(venture: string, options?: HarkCallOptions): Promise<HarkResult<Brief>>
+  getBrief(venture: Venture, options?: HarkCallOptions): Promise<HarkResult<Brief>>
   /**
    * `list_journal_entries {venture, kind: "decision", limit: 200}`: the settled decisions that carry a
    * scope, as the edit guard reads them (entries without a scope, proposals and retired records are left out).
    */
-  listDecisions(venture: string, options?: HarkCallOptions): Promise<HarkResult<readonly GuardRecord[]>>
+  listDecisions(venture: Venture, options?: HarkCallOptions): Promise<HarkResult<readonly GuardRecord[]>>
   /**
    * `list_candidates {venture}`: the proposals waiting for a person (the first 200, readable), and how
    * many there are in all (HARK-API.md: each entry and each proposed build-state change counts).
    */
-  listCandidates(venture: string, options?: HarkCallOptions): Promise<HarkResult<{ readonly items: readonly Item[]; readonly total: number }>>
+  listCandidates(venture: Venture, options?: HarkCallOptions): Promise<HarkResult<{ readonly items: readonly Item[]; readonly total: number }>>
   /** `get_venture {id_or_code}`: the project's id (a UUID), when Hark names one. */
-  getVenture(idOrCode: string, options?: HarkCallOptions): Promise<HarkResult<string | undefined>>
+  getVenture(idOrCode: Venture, options?: HarkCallOptions): Promise<HarkResult<string | undefined>>
   endSession(args: EndSessionArgs, options?: HarkCallOptions): Promise<HarkResult<void>>
-  sessionStopped(venture: string, options?: HarkCallOptions): Promise<HarkResult<void>>
+  sessionStopped(venture: Venture, options?: HarkCallOptions): Promise<HarkResult<void>>
   closeSession(reason: string, options?: HarkCallOptions): Promise<HarkResult<void>>
 }
 export const HarkGateway: Token<HarkGateway> = token('HarkGateway')

@@ -6,7 +6,7 @@
  */
 declare const named: unique symbol
 
-export type Token<T> = symbol & { readonly [named]?: (value: T) => T }
+export type Token<T> = symbol & { readonly [named]: (value: T) => T }
 
 /** A new identifier for values of type `T`; `name` shows in inversify's messages. */
 export function token<T>(name: string): Token<T> {

@@ -124,7 +124,18 @@ function endConversation(app: ReturnType<typeof compose>, cases: ReturnType<Retu
   else (cases.start as unknown as { reset(): void }).reset()
 }
 
-/** One plugin load and one short session, hook by hook. */
+/**
+ * What the hooks adapter does before the use case of a hook that may come first: wait for the start
+ * (`forPerson` for a prompt, where the tree has it). Before the lifetimes refactor the use cases waited
+ * themselves, and this is a no-op there (already started).
+ */
+async function started(cases: ReturnType<ReturnType<typeof compose>['useCases']>, person = false): Promise<void> {
+  const start = cases.start as unknown as { forPerson?: () => Promise<void>; ensureStarted(): Promise<void> }
+  if (person && typeof start.forPerson === 'function') await start.forPerson()
+  else await start.ensureStarted()
+}
+
+/** One plugin load and one short session, hook by hook, each driven as the tree's hooks adapter drives it. */
 export async function sessionOnce(): Promise<SessionFigures> {
   const world = new World()
   const app = compose(OPTIONS)
@@ -136,18 +147,34 @@ export async function sessionOnce(): Promise<SessionFigures> {
     hooks.push([name, performance.now() - started])
   }
   await hook('session.start', () => uc().start.onSessionStart(ROOT))
-  await hook('prompt.submit', () => uc().prompt.run())
-  await hook('prompt.context', () => uc().context.blocks([{ name: 'engine', text: 'Below.' }]))
+  await hook('prompt.submit', async () => {
+    const cases = uc()
+    await started(cases, true)
+    await cases.prompt.run()
+  })
+  await hook('prompt.context', async () => {
+    const cases = uc()
+    await started(cases)
+    await cases.context.blocks([{ name: 'engine', text: 'Below.' }])
+  })
   await hook('tool.call Edit, guarded (before, after)', async () => {
-    const verdict = await uc().guard.before(`${ROOT}/src/db/queries.sql`)
+    const cases = uc()
+    await started(cases)
+    const verdict = await cases.guard.before(`${ROOT}/src/db/queries.sql`)
     if (!verdict.go) throw new Error('the guard stopped the edit')
     await uc().guard.after(`${ROOT}/src/db/queries.sql`)
   })
   await hook('tool.call Edit, unguarded (before, after)', async () => {
-    await uc().guard.before(`${ROOT}/src/report.ts`)
+    const cases = uc()
+    await started(cases)
+    await cases.guard.before(`${ROOT}/src/report.ts`)
     await uc().guard.after(`${ROOT}/src/report.ts`)
   })
-  await hook('tool.call Bash npm test', () => uc().work.bash({ command: 'npm test', failed: false }))
+  await hook('tool.call Bash npm test', async () => {
+    const cases = uc()
+    await started(cases)
+    await cases.work.bash({ command: 'npm test', failed: false })
+  })
   await hook('turn.complete', () => uc().work.notes('Done: the report export.\n\n## Next steps\n- the rounding in deposits'))
   await hook('classic.SessionEnd', () => uc().move.run(`${ROOT}/.claude/transcript.jsonl`))
   await hook('session.end (clear)', async () => {

@@ -1,5 +1,6 @@
 import * as td from 'testdouble'
 import { afterEach, describe, expect, test } from 'vitest'
+import { v } from '../support'
 import { McpHarkGateway, type HarkEndpoint, type HarkIdentity } from '../../adapters/hark/mcp-hark.gateway'
 import type { HttpReply } from '../../adapters/hark/mcp-reply'
 import type { ConversationId } from '../../core/domain/conversation/keys'
@@ -36,7 +37,7 @@ describe('the Hark MCP client', () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ identity: 'V-012 Ledger', open_candidates: 3 }))
     const gateway = new McpHarkGateway(endpoint, clock(), identity)
-    const out = await gateway.getBrief('V-012')
+    const out = await gateway.getBrief(v('V-012'))
     expect(out.ok && out.value.openCandidates).toBe(3)
     expect(sent).toHaveLength(1)
     expect(sent[0]!.headers).toEqual({
@@ -79,7 +80,7 @@ describe('the Hark MCP client', () => {
       { id: 'd3', title: 'No scope at all', status: 'accepted' },
     ]
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ entries }))
-    const out = await new McpHarkGateway(endpoint, clock(), identity).listDecisions('V-012')
+    const out = await new McpHarkGateway(endpoint, clock(), identity).listDecisions(v('V-012'))
     expect(out.ok).toBe(true)
     if (!out.ok) return
     expect(out.value.map((r) => r.title)).toEqual(['Raw SQL, no ORM'])
@@ -89,14 +90,14 @@ describe('the Hark MCP client', () => {
   test('list_journal_entries without entries is a refusal, not an empty guard', async () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ nothing: true }))
-    const out = await new McpHarkGateway(endpoint, clock(), identity).listDecisions('V-012')
+    const out = await new McpHarkGateway(endpoint, clock(), identity).listDecisions(v('V-012'))
     expect(out).toMatchObject({ ok: false, detail: 'no entries in the reply' })
   })
 
   test('a rejected connection is "unreachable", and the key never reaches the log detail', async () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenReject(new Error(`HooksError: hark-memory: fetch(https://harkstudio.io/mcp) failed: ECONNREFUSED ${KEY}`))
-    const out = await new McpHarkGateway(endpoint, clock(), identity).getBrief('V-012')
+    const out = await new McpHarkGateway(endpoint, clock(), identity).getBrief(v('V-012'))
     expect(out).toEqual({ ok: false, kind: 'unreachable', detail: 'could not connect (ECONNREFUSED [redacted])' })
   })
 
@@ -117,13 +118,13 @@ describe('the Hark MCP client', () => {
   test('get_venture reads the id from {venture: {id}} or {id}', async () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ venture: { id: '0B7C6F4E-8D1A-4C3B-9F2E-1A2B3C4D5E6F' } }))
-    expect(await new McpHarkGateway(endpoint, clock(), identity).getVenture('V-012')).toEqual({ ok: true, value: '0b7c6f4e-8d1a-4c3b-9f2e-1a2b3c4d5e6f' })
+    expect(await new McpHarkGateway(endpoint, clock(), identity).getVenture(v('V-012'))).toEqual({ ok: true, value: '0b7c6f4e-8d1a-4c3b-9f2e-1a2b3c4d5e6f' })
   })
 
   test('list_candidates counts each proposal and each proposed build-state change', async () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ entries: [{ title: 'A' }, { text: 'B', why: 'because' }, 7], build_state_fields: [{ field: 'next_up' }] }))
-    const out = await new McpHarkGateway(endpoint, clock(), identity).listCandidates('V-012')
+    const out = await new McpHarkGateway(endpoint, clock(), identity).listCandidates(v('V-012'))
     expect(out).toEqual({ ok: true, value: { items: [{ title: 'A' }, { title: 'B', why: 'because' }, { title: 'Change to next_up' }], total: 4 } })
   })
 })
@@ -131,7 +132,7 @@ describe('the Hark MCP client', () => {
 test('list_candidates: 500 proposals count as 500, the first 200 readable', async () => {
   const endpoint = td.object<HarkEndpoint>()
   td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ entries: Array.from({ length: 500 }, (_, i) => ({ title: `P${i}` })) }))
-  const out = await new McpHarkGateway(endpoint, clock(), identity).listCandidates('V-012')
+  const out = await new McpHarkGateway(endpoint, clock(), identity).listCandidates(v('V-012'))
   expect(out.ok && out.value.total).toBe(500)
   expect(out.ok && out.value.items.length).toBe(200)
 })

@@ -16,7 +16,7 @@ import type { Entropy } from '../../core/ports/entropy.port'
 import type { HarkCallOptions, HarkGateway } from '../../core/ports/hark.port'
 import type { Host } from '../../core/ports/host.port'
 import type { KeyValueStore } from '../../core/ports/store.port'
-import { CONV, file, ID1 } from '../support'
+import { CONV, file, ID1, v } from '../support'
 
 const START = 1_000_000
 const WINDOW = 1_500
@@ -37,7 +37,7 @@ function world(storeMs: number) {
   const hark = td.object<HarkGateway>()
   // An active conversation with one edited file, as the start leaves it.
   const start = new StartState()
-  start.moveTo('active', { project: { venture: 'V-012', root: '/p', file: '/p/.hark/project' } })
+  start.moveTo('active', { project: { venture: v('V-012'), root: '/p', file: '/p/.hark/project' } })
   const conversation = new ConversationState()
   const key = recordKey(CONV, START, 'aaaa')
   const record = addEntry(newRecord(ID1), file('src/a.ts'), START)
@@ -71,7 +71,7 @@ describe('at exit', () => {
     const w = world(10)
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: false, kind: 'refused', detail: 'HTTP 500' })
     const limits: (number | undefined)[] = []
-    td.when(w.hark.sessionStopped('V-012', td.matchers.anything())).thenDo(async (_v: string, options: HarkCallOptions) => {
+    td.when(w.hark.sessionStopped(v('V-012'), td.matchers.anything())).thenDo(async (_v: string, options: HarkCallOptions) => {
       limits.push(options.timeoutMs)
       return { ok: true, value: undefined }
     })

@@ -1,8 +1,7 @@
-// Checked by `tsc -p spec/tsconfig.json` (a step of `npm test`), never run: a constructor's dependency
-// list that is misordered, short or of the wrong type fails to compile. Each `@ts-expect-error` below
-// fails the step if the line ever compiles.
-import type { ContainerModuleLoadOptions } from '../../vendor/inversify.js'
-import { perCall, perCallClass, useCase } from '../../composition/bind'
+// Checked by `tsc -p spec/tsconfig.json` (a step of `npm test`), never run: a dependency list that is
+// misordered, short, of the wrong type or made of untyped symbols fails to compile, and so does a binding
+// made in a container of the wrong lifetime. Each `@ts-expect-error` fails the step if its line compiles.
+import { perCall, perCallClass, perContainer, useCase, type CallBind, type ConversationBind, type LoadBind } from '../../composition/bind'
 import { ConversationState, ConversationStore } from '../../core/application/conversation-store'
 import { NotePrompt } from '../../core/application/note-prompt'
 import { StartState } from '../../core/application/start-session'
@@ -10,18 +9,31 @@ import { Clock } from '../../core/ports/clock.port'
 import { Host } from '../../core/ports/host.port'
 import { token } from '../../core/ports/token'
 
-export function typedBindings(bind: ContainerModuleLoadOptions['bind']): void {
+export function dependencyLists(load: LoadBind, call: CallBind): void {
   // Right: the constructor's parameters, in order.
-  perCallClass(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
+  useCase(load, NotePrompt, [StartState, ConversationState, ConversationStore])
   // @ts-expect-error two dependencies swapped
-  perCallClass(bind, NotePrompt, [ConversationState, StartState, ConversationStore])
+  useCase(load, NotePrompt, [ConversationState, StartState, ConversationStore])
   // @ts-expect-error one dependency missing
-  perCallClass(bind, NotePrompt, [StartState, ConversationState])
-  useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
-  // @ts-expect-error a use case's dependencies swapped
-  useCase(bind, NotePrompt, [StartState, ConversationStore, ConversationState])
+  useCase(load, NotePrompt, [StartState, ConversationState])
+  // @ts-expect-error an untyped symbol stands for a dependency
+  useCase(load, NotePrompt, [StartState, ConversationState, Symbol('ConversationStore')])
   const Now = token<() => number>('Now')
-  perCall(bind, Now, (clock: Clock) => () => clock.now.length, [Clock])
+  perCall(call, Now, (clock: Clock) => () => clock.now.length, [Clock])
   // @ts-expect-error a port of another type
-  perCall(bind, Now, (clock: Clock) => () => clock.now.length, [Host])
+  perCall(call, Now, (clock: Clock) => () => clock.now.length, [Host])
+}
+
+export function lifetimes(load: LoadBind, conversation: ConversationBind, call: CallBind): void {
+  perContainer(load, StartState)
+  perContainer(conversation, StartState)
+  perCallClass(call, NotePrompt, [StartState, ConversationState, ConversationStore])
+  // @ts-expect-error a service over a call's ports bound in the load's container would keep the first call's ports
+  perCallClass(load, NotePrompt, [StartState, ConversationState, ConversationStore])
+  // @ts-expect-error nor in a conversation's
+  perCallClass(conversation, NotePrompt, [StartState, ConversationState, ConversationStore])
+  // @ts-expect-error state that outlives a call is not bound in a call's container
+  perContainer(call, StartState)
+  // @ts-expect-error use cases are bound once, in the load's container
+  useCase(call, NotePrompt, [StartState, ConversationState, ConversationStore])
 }

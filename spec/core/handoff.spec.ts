@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest'
+import { v } from '../support'
+import type { Venture } from '../../core/domain/project'
 import { workFromBash } from '../../core/domain/bash-report'
 import {
   buildHandoff,
@@ -27,7 +29,7 @@ describe('the payload of end_session (SPEC.md: The handoff)', () => {
       links: ['https://github.com/acme/app/pull/42'],
     })
     const notes = 'Fixed the redirect loop.\n\n## Next steps\n- Deploy to staging\n- Watch the error rate'
-    expect(buildHandoff('V-012', w, notes)).toEqual({
+    expect(buildHandoff(v('V-012'), w, notes)).toEqual({
       venture: 'V-012',
       what_i_did: [
         'Edited 2 files, made 1 commit and ran the tests 3 times.',
@@ -58,7 +60,7 @@ describe('the payload of end_session (SPEC.md: The handoff)', () => {
       ...workFromBash({ command: 'npm test', failed: true }),
       ...workFromBash({ command: 'git commit -m "WIP"', failed: false, commit: { sha: 'abcdef1234567' } }),
     ]
-    const p = buildHandoff('V-1', workOf(entries))
+    const p = buildHandoff(v('V-1'), workOf(entries))
     expect(p.what_i_did).toBe('Edited 1 file, made 1 commit and ran the tests 2 times.\n\nTest runs:\nnpm test: result unknown\nnpm test: failed')
     expect(p.what_changed).toBe('edited src/a.ts\ncommit abcdef1 WIP')
     expect(p.whats_next).toBe('Fix the failing test runs: npm test.')
@@ -86,7 +88,7 @@ describe('what_i_did', () => {
 
   test(`lists ${MAX_RUN_LINES} runs, then how many more`, () => {
     const tests = Array.from({ length: 73 }, (_, i) => ({ runner: `r${i}`, result: 'passed' as const }))
-    const p = buildHandoff('V', work({ tests }))
+    const p = buildHandoff(v('V'), work({ tests }))
     const lines = p.what_i_did.split('\n')
     expect(lines[0]).toBe('Edited no files, made no commits and ran the tests 73 times.')
     expect(lines.filter((l) => /^r\d+: passed$/.test(l))).toHaveLength(MAX_RUN_LINES)
@@ -97,18 +99,18 @@ describe('what_i_did', () => {
 
   test('one run over the list cap reads "1 more test run"', () => {
     const tests = Array.from({ length: MAX_RUN_LINES + 1 }, () => ({ runner: 'npm test', result: 'passed' as const }))
-    expect(buildHandoff('V', work({ tests })).what_i_did.endsWith('and 1 more test run')).toBe(true)
+    expect(buildHandoff(v('V'), work({ tests })).what_i_did.endsWith('and 1 more test run')).toBe(true)
   })
 
   test('no notes, no notes section; no runs, no run list', () => {
-    const p = buildHandoff('V', work({ files: ['a.ts'] }))
+    const p = buildHandoff(v('V'), work({ files: ['a.ts'] }))
     expect(p.what_i_did).toBe('Edited 1 file, made no commits and ran no tests.')
   })
 
   test('the notes are cleaned again and capped, whatever was stored', () => {
     const token = ['ghp', '_', 'x9Y8w7V6u5T4s3R2q1P0o9N8m7L6k5J4i3H2'].join('')
     const notes = `Pushed with ${token} and hark_Zq81xYv0Lm4k.\n\`\`\`\nconst secret = 1\n\`\`\`\n${'long '.repeat(600)}`
-    const p = buildHandoff('V', work({ files: ['a.ts'] }), notes, 'hark_Zq81xYv0Lm4k')
+    const p = buildHandoff(v('V'), work({ files: ['a.ts'] }), notes, 'hark_Zq81xYv0Lm4k')
     const section = p.what_i_did.slice(p.what_i_did.indexOf('Agent notes:\n') + 'Agent notes:\n'.length)
     expect(section).toContain(`Pushed with ${REDACTED} and ${REDACTED}.`)
     expect(section).toContain(CODE_OMITTED)
@@ -123,7 +125,7 @@ describe('what_i_did', () => {
       tests: Array.from({ length: 5000 }, () => ({ runner: 'x'.repeat(500), result: 'failed' as const })),
       links: Array.from({ length: 500 }, (_, i) => `https://github.com/a/b/pull/${i}`),
     })
-    const p = buildHandoff('V', w, 'n'.repeat(100_000))
+    const p = buildHandoff(v('V'), w, 'n'.repeat(100_000))
     expect(p.what_i_did.length).toBeLessThan(10_000)
     expect(p.what_changed.length).toBeLessThan(50_000)
     expect(p.whats_next.length).toBeLessThan(2_000)
@@ -134,21 +136,21 @@ describe('what_i_did', () => {
 
 describe('what_changed', () => {
   test('edited paths first, then commits; a commit without a subject has none', () => {
-    const p = buildHandoff('V', work({ files: ['b.ts', 'a.ts'], commits: [{ sha: 'abc1234', subject: '' }, { sha: 'def5678', subject: 'Two' }] }))
+    const p = buildHandoff(v('V'), work({ files: ['b.ts', 'a.ts'], commits: [{ sha: 'abc1234', subject: '' }, { sha: 'def5678', subject: 'Two' }] }))
     expect(p.what_changed).toBe('edited b.ts\nedited a.ts\ncommit abc1234\ncommit def5678 Two')
   })
 
   test('commit subjects are cleaned again', () => {
-    const p = buildHandoff('V', work({ commits: [{ sha: 'abc1234', subject: 'Set API_KEY=abcdef123456\nsecond line' }] }))
+    const p = buildHandoff(v('V'), work({ commits: [{ sha: 'abc1234', subject: 'Set API_KEY=abcdef123456\nsecond line' }] }))
     expect(p.what_changed).toBe(`commit abc1234 Set API_KEY=${REDACTED}`)
   })
 
   test('only test runs: says so', () => {
-    expect(buildHandoff('V', work({ tests: [{ runner: 'npm test', result: 'passed' }] })).what_changed).toBe('No files edited and no commits.')
+    expect(buildHandoff(v('V'), work({ tests: [{ runner: 'npm test', result: 'passed' }] })).what_changed).toBe('No files edited and no commits.')
   })
 
   test('a path with a line break stays on one line', () => {
-    expect(buildHandoff('V', work({ files: ['odd\nname.ts'] })).what_changed).toBe('edited odd name.ts')
+    expect(buildHandoff(v('V'), work({ files: ['odd\nname.ts'] })).what_changed).toBe('edited odd name.ts')
   })
 })
 
@@ -169,7 +171,7 @@ describe('whats_next', () => {
     ['a setext heading', 'Next steps\n----------\n- merge', '- merge'],
   ])('from %s', (_what, notes, expected) => {
     expect(nextStepsOf(notes)).toBe(expected)
-    expect(buildHandoff('V', w, notes).whats_next).toBe(expected)
+    expect(buildHandoff(v('V'), w, notes).whats_next).toBe(expected)
   })
 
   test('the section runs to the next heading, bold label, label line or rule', () => {
@@ -202,15 +204,15 @@ describe('whats_next', () => {
       { runner: 'go test', result: 'failed' as const },
       { runner: 'go test', result: 'passed' as const },
     ]
-    expect(buildHandoff('V', work({ files: ['a.ts'], tests }), 'No headings here.').whats_next).toBe('Fix the failing test runs: npm test and pytest.')
+    expect(buildHandoff(v('V'), work({ files: ['a.ts'], tests }), 'No headings here.').whats_next).toBe('Fix the failing test runs: npm test and pytest.')
   })
 
   test('without a section or failing runs: review the changed paths (at most five named)', () => {
-    expect(buildHandoff('V', work({ files: ['a.ts'] })).whats_next).toBe("Review this session's changes to a.ts.")
-    expect(buildHandoff('V', work({ files: ['a.ts', 'b.ts'] })).whats_next).toBe("Review this session's changes to a.ts and b.ts.")
+    expect(buildHandoff(v('V'), work({ files: ['a.ts'] })).whats_next).toBe("Review this session's changes to a.ts.")
+    expect(buildHandoff(v('V'), work({ files: ['a.ts', 'b.ts'] })).whats_next).toBe("Review this session's changes to a.ts and b.ts.")
     const files = Array.from({ length: 8 }, (_, i) => `f${i}.ts`)
-    expect(buildHandoff('V', work({ files })).whats_next).toBe("Review this session's changes to f0.ts, f1.ts, f2.ts, f3.ts, f4.ts and 3 more files.")
-    expect(buildHandoff('V', work({ files: files.slice(0, 6) })).whats_next).toBe("Review this session's changes to f0.ts, f1.ts, f2.ts, f3.ts, f4.ts and 1 more file.")
+    expect(buildHandoff(v('V'), work({ files })).whats_next).toBe("Review this session's changes to f0.ts, f1.ts, f2.ts, f3.ts, f4.ts and 3 more files.")
+    expect(buildHandoff(v('V'), work({ files: files.slice(0, 6) })).whats_next).toBe("Review this session's changes to f0.ts, f1.ts, f2.ts, f3.ts, f4.ts and 1 more file.")
   })
 
   test('a runner that failed and then passed is not "failing"', () => {
@@ -218,18 +220,18 @@ describe('whats_next', () => {
       { runner: 'npm test', result: 'failed' as const },
       { runner: 'npm test', result: 'passed' as const },
     ]
-    expect(buildHandoff('V', work({ files: ['a.ts'], tests })).whats_next).toBe("Review this session's changes to a.ts.")
+    expect(buildHandoff(v('V'), work({ files: ['a.ts'], tests })).whats_next).toBe("Review this session's changes to a.ts.")
   })
 
   test('commits alone are named by hash', () => {
-    expect(buildHandoff('V', work({ commits: [{ sha: 'abc1234', subject: 'x' }] })).whats_next).toBe("Review this session's changes in commit abc1234.")
+    expect(buildHandoff(v('V'), work({ commits: [{ sha: 'abc1234', subject: 'x' }] })).whats_next).toBe("Review this session's changes in commit abc1234.")
   })
 
   test('runs alone: rerun the unknown ones, or nothing is left', () => {
-    expect(buildHandoff('V', work({ tests: [{ runner: 'npm test', result: 'unknown' }] })).whats_next).toBe(
+    expect(buildHandoff(v('V'), work({ tests: [{ runner: 'npm test', result: 'unknown' }] })).whats_next).toBe(
       'Rerun the test runs whose result is unknown: npm test.',
     )
-    expect(buildHandoff('V', work({ tests: [{ runner: 'npm test', result: 'passed' }] })).whats_next).toBe(
+    expect(buildHandoff(v('V'), work({ tests: [{ runner: 'npm test', result: 'passed' }] })).whats_next).toBe(
       'Nothing is left to pick up from this session: its test runs passed.',
     )
   })
@@ -241,14 +243,14 @@ describe('whats_next', () => {
 
 describe('links', () => {
   test('pull request URLs first, then touched paths', () => {
-    const p = buildHandoff('V', work({ files: ['a.ts', 'b.ts'], links: ['https://github.com/o/r/pull/1', 'https://github.com/o/r/pull/2'] }))
+    const p = buildHandoff(v('V'), work({ files: ['a.ts', 'b.ts'], links: ['https://github.com/o/r/pull/1', 'https://github.com/o/r/pull/2'] }))
     expect(p.links).toEqual(['https://github.com/o/r/pull/1', 'https://github.com/o/r/pull/2', 'a.ts', 'b.ts'])
   })
 
   test(`${MAX_LINKS} at most, pull requests kept first`, () => {
     const links = Array.from({ length: 4 }, (_, i) => `https://github.com/o/r/pull/${i}`)
     const files = Array.from({ length: 20 }, (_, i) => `f${i}.ts`)
-    const p = buildHandoff('V', work({ files, links }))
+    const p = buildHandoff(v('V'), work({ files, links }))
     expect(p.links).toHaveLength(MAX_LINKS)
     expect(p.links.slice(0, 4)).toEqual(links)
     expect(p.links.slice(4)).toEqual(files.slice(0, 6))
@@ -256,18 +258,18 @@ describe('links', () => {
 
   test('more than ten pull requests leave no room for paths', () => {
     const links = Array.from({ length: 12 }, (_, i) => `https://github.com/o/r/pull/${i}`)
-    expect(buildHandoff('V', work({ files: ['a.ts'], links })).links).toEqual(links.slice(0, MAX_LINKS))
+    expect(buildHandoff(v('V'), work({ files: ['a.ts'], links })).links).toEqual(links.slice(0, MAX_LINKS))
   })
 
   test('a link that is not http(s) is dropped; duplicates once', () => {
-    const p = buildHandoff('V', work({ files: ['a.ts', 'a.ts'], links: ['javascript:alert(1)', 'https://x.io/pr/1', 'https://x.io/pr/1'] }))
+    const p = buildHandoff(v('V'), work({ files: ['a.ts', 'a.ts'], links: ['javascript:alert(1)', 'https://x.io/pr/1', 'https://x.io/pr/1'] }))
     expect(p.links).toEqual(['https://x.io/pr/1', 'a.ts'])
   })
 })
 
 describe('watch_out_for', () => {
   test('absent (not even as a key) when no run failed', () => {
-    const p = buildHandoff('V', work({ files: ['a.ts'], tests: [{ runner: 'npm test', result: 'passed' }, { runner: 'pytest', result: 'unknown' }] }))
+    const p = buildHandoff(v('V'), work({ files: ['a.ts'], tests: [{ runner: 'npm test', result: 'passed' }, { runner: 'pytest', result: 'unknown' }] }))
     expect('watch_out_for' in p).toBe(false)
     expect(JSON.stringify(p)).not.toContain('watch_out_for')
   })
@@ -279,7 +281,7 @@ describe('watch_out_for', () => {
       { runner: 'npm test', result: 'unknown' as const },
       { runner: 'pytest', result: 'failed' as const },
     ]
-    expect(buildHandoff('V', work({ tests })).watch_out_for).toBe('Failing test runs: npm test (failed 2 of 3 runs), pytest (failed 1 of 1 run).')
+    expect(buildHandoff(v('V'), work({ tests })).watch_out_for).toBe('Failing test runs: npm test (failed 2 of 3 runs), pytest (failed 1 of 1 run).')
   })
 
   test('also names runs that failed and then passed', () => {
@@ -288,7 +290,7 @@ describe('watch_out_for', () => {
       { runner: 'go test', result: 'passed' as const },
       { runner: 'pytest', result: 'failed' as const },
     ]
-    expect(buildHandoff('V', work({ tests })).watch_out_for).toBe(
+    expect(buildHandoff(v('V'), work({ tests })).watch_out_for).toBe(
       'Failing test runs: pytest (failed 1 of 1 run). Failed earlier in the session, then passed: go test (failed 1 of 2 runs).',
     )
   })
@@ -302,12 +304,12 @@ describe('totality', () => {
       tests: [{ runner: 'npm test', result: 'weird' }, { result: 'passed' }],
       links: 'not a list',
     } as unknown as Work
-    const p = buildHandoff('V', bad)
+    const p = buildHandoff(v('V'), bad)
     expect(p.what_changed).toBe('edited ok.ts\ncommit abc1234')
     expect(p.what_i_did.split('\n')).toContain('npm test: result unknown')
     expect(p.links).toEqual(['ok.ts'])
-    for (const w of [undefined, null, 5, 'x', {}] as unknown[]) expect(() => buildHandoff('V', w as Work, 7 as unknown as string)).not.toThrow()
-    expect(buildHandoff(undefined as unknown as string, NO_WORK).venture).toBe('')
+    for (const w of [undefined, null, 5, 'x', {}] as unknown[]) expect(() => buildHandoff(v('V'), w as Work, 7 as unknown as string)).not.toThrow()
+    expect(buildHandoff(undefined as unknown as Venture, NO_WORK).venture).toBe('')
   })
 })
 
@@ -315,7 +317,7 @@ describe('values read back from the store are checked again before they are sent
   const KEY = 'hark_live_key_0123456789abcdef'
   test('runner names lose secrets, links their credentials, paths outside the project are dropped', () => {
     const payload = buildHandoff(
-      'V-012',
+      v('V-012'),
       work({
         files: ['src/a.ts', '../../etc/passwd', '/abs/outside/secret.txt'],
         tests: [{ runner: `pytest --token=${KEY}`, result: 'failed' }],
@@ -336,7 +338,7 @@ describe('values read back from the store are checked again before they are sent
   test('30,000 files are checked in well under a second', () => {
     const files = Array.from({ length: 30_000 }, (_, i) => `src/f${i % 20_000}.ts`)
     const started = performance.now()
-    const payload = buildHandoff('V-012', work({ files }))
+    const payload = buildHandoff(v('V-012'), work({ files }))
     expect(performance.now() - started).toBeLessThan(1_000)
     expect(payload.what_changed.split('\n')[0]).toBe('edited src/f0.ts')
   })

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { v } from '../support'
 import { isProjectRelative, parseProjectFile, projectFileCandidates, projectRef, relativeToProject } from '../../core/domain/project'
 
 describe('project file discovery (SPEC.md, Setup 1)', () => {
@@ -46,8 +47,8 @@ describe('project file discovery (SPEC.md, Setup 1)', () => {
 
   test('a UUID is the project id as well', () => {
     const c = { path: '/p/.hark/project', kind: 'project' as const, root: '/p' }
-    expect(projectRef(c, 'V-012')).toEqual({ venture: 'V-012', root: '/p', file: '/p/.hark/project' })
-    expect(projectRef(c, '0B7C6F4E-8D1A-4C3B-9F2E-1A2B3C4D5E6F').id).toBe('0b7c6f4e-8d1a-4c3b-9f2e-1a2b3c4d5e6f')
+    expect(projectRef(c, v('V-012'))).toEqual({ venture: 'V-012', root: '/p', file: '/p/.hark/project' })
+    expect(projectRef(c, v('0B7C6F4E-8D1A-4C3B-9F2E-1A2B3C4D5E6F')).id).toBe('0b7c6f4e-8d1a-4c3b-9f2e-1a2b3c4d5e6f')
   })
 })
 

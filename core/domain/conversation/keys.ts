@@ -33,6 +33,16 @@ export function conversationIdOfText(text: string): ConversationId | undefined {
   return HEX32.test(text) ? (text as ConversationId) : undefined
 }
 
+/**
+ * A new conversation id from 32 random hex characters (the Entropy port's `randomHex(32)`). Throws when
+ * given anything else: the port broke its promise, and no id is better than a malformed one.
+ */
+export function newConversationId(random: string): ConversationId {
+  const id = conversationIdOfText(random)
+  if (id === undefined) throw new Error('a new conversation id must be 32 lower-case hex characters')
+  return id
+}
+
 export const RECORD_PREFIX = 'c:'
 export const BRIEF_PREFIX = 'brief:'
 export const CLAIM_PREFIX = 'handoff:'
