@@ -1,0 +1,133 @@
+/**
+ * Paths as the engine gives them on each platform (SPEC.md: Setup 1, the project file; The edit guard
+ * and The handoff, "files inside the project"): POSIX paths, and on Windows drive paths with `\` or `/`
+ * in any mix and a drive letter in either case. Pure: what the file system says (where a symbolic link
+ * lands) is asked by the application through the Files port, and given here as another path.
+ *
+ * - A path is placed against the session folder: `.` and `..` folded (never above its root), names in
+ *   Unicode NFC (macOS may give a name decomposed).
+ * - Some spellings name places the plugin does not try to place: a network share (`\\server\share\x`,
+ *   `//server/share/x`), a device path (`\\?\C:\x`, `\\.\x`), a drive-relative path (`D:x`), an empty
+ *   path. They are outside the project: never guarded as if inside, never recorded.
+ * - Windows and macOS's default volumes ignore case: there two spellings that differ only in case are
+ *   one file (`pathKey`), and the project root matches in any case.
+ * What is stored and sent is always the project-relative path with `/` (`relativePath`).
+ */
+
+/** How paths read where the engine runs. */
+export interface PathRules {
+  /** Drive letters and `\` separators (Windows). */
+  readonly windows: boolean
+  /** Names that differ only in case are one file (Windows; macOS's default volumes). */
+  readonly ignoreCase: boolean
+}
+
+/** The platform as the engine names it (`$.session.info().platform`). */
+export type Platform = 'macos' | 'windows' | 'wsl' | 'linux' | 'unknown'
+
+/**
+ * The rules for a session: Windows when the engine says so or the session folder is a drive path
+ * (a test host may not say); case ignored on Windows and macOS.
+ */
+export function pathRules(platform: Platform | undefined, cwd: string): PathRules {
+  const windows = platform === 'windows' || DRIVE_ABSOLUTE.test(cwd)
+  return { windows, ignoreCase: windows || platform === 'macos' }
+}
+
+/** An absolute path taken apart: its root (`/`, or `C:/` with the drive upper-case) and its names, in NFC. */
+export interface AbsolutePath {
+  readonly root: string
+  readonly names: readonly string[]
+}
+
+const DRIVE_ABSOLUTE = /^[A-Za-z]:[\\/]/
+const DRIVE_ANY = /^[A-Za-z]:/
+/** Longest path the plugin places (longer ones are outside: no file system call, no log line). */
+export const MAX_PATH_LENGTH = 4_096
+
+/**
+ * Where `path` lands, taken against `cwd` (an absolute path) when relative; undefined when it cannot
+ * be placed (see the file's comment) or `cwd` cannot.
+ */
+export function placePath(path: string, cwd: string, rules: PathRules): AbsolutePath | undefined {
+  const spelled = spelling(path, rules)
+  if (spelled === undefined) return undefined
+  const absolute = placeAbsolute(spelled, rules)
+  if (absolute !== undefined) return absolute
+  if (isPlainRelative(spelled, rules)) {
+    const base = placeAbsolute(spelling(cwd, rules) ?? '', rules)
+    return base === undefined ? undefined : fold(base.root, [...base.names, spelled].join('/'))
+  }
+  // On Windows, `\x` is from the root of the session's drive: `C:\x` when the session is on C:.
+  if (rules.windows && spelled.startsWith('/') && !spelled.startsWith('//')) {
+    const base = placeAbsolute(spelling(cwd, rules) ?? '', rules)
+    return base === undefined ? undefined : fold(base.root, spelled.slice(1))
+  }
+  return undefined
+}
+
+/** The path with `/` separators under Windows rules; undefined for one that is empty, too long or holds NUL. */
+function spelling(path: string, rules: PathRules): string | undefined {
+  if (typeof path !== 'string' || path === '' || path.length > MAX_PATH_LENGTH || path.includes('\0')) return undefined
+  return rules.windows ? path.replace(/\\/g, '/') : path
+}
+
+/** An absolute path (`C:/…` on Windows, `/…` elsewhere) taken apart; undefined for anything else. */
+function placeAbsolute(spelled: string, rules: PathRules): AbsolutePath | undefined {
+  // Network shares and device paths (`//server/share`, `//?/C:/x`): not placed.
+  if (spelled.startsWith('//')) return undefined
+  if (rules.windows) return DRIVE_ABSOLUTE.test(spelled) ? fold(`${spelled[0]!.toUpperCase()}:/`, spelled.slice(3)) : undefined
+  return spelled.startsWith('/') ? fold('/', spelled.slice(1)) : undefined
+}
+
+/** Relative to the session folder: not absolute, not from a drive's root, not drive-relative (`D:x`). */
+function isPlainRelative(spelled: string, rules: PathRules): boolean {
+  return !spelled.startsWith('/') && !(rules.windows && DRIVE_ANY.test(spelled))
+}
+
+/** `C:/Work/Shop`, `/private/tmp/shop`: the root and the names, joined by `/`. */
+export function formatPath(path: AbsolutePath): string {
+  return `${path.root}${path.names.join('/')}`
+}
+
+/**
+ * `target` relative to `root`, names joined by `/` in `target`'s own spelling; undefined when `target`
+ * is `root` itself or not under it. Case is ignored where the rules say so.
+ */
+export function relativePath(root: AbsolutePath, target: AbsolutePath, rules: PathRules): string | undefined {
+  if (!sameName(root.root, target.root, rules) || target.names.length <= root.names.length) return undefined
+  for (let i = 0; i < root.names.length; i++) if (!sameName(root.names[i]!, target.names[i]!, rules)) return undefined
+  return target.names.slice(root.names.length).join('/')
+}
+
+/** What two spellings of one file have in common: the path in NFC, case-folded where case is ignored. */
+export function pathKey(path: string, rules: PathRules): string {
+  const nfc = path.normalize('NFC')
+  return rules.ignoreCase ? nfc.toLowerCase() : nfc
+}
+
+/** `path`, then each folder above it, up to its root (a drive's or the file system's). */
+export function ancestors(path: AbsolutePath): AbsolutePath[] {
+  const out: AbsolutePath[] = []
+  for (let n = path.names.length; n >= 0; n--) out.push({ root: path.root, names: path.names.slice(0, n) })
+  return out
+}
+
+/** `folder` with `name` added (names as given; a name holding `/` adds several). */
+export function childOf(folder: AbsolutePath, name: string): AbsolutePath {
+  return fold(folder.root, [...folder.names, name].join('/'))
+}
+
+function fold(root: string, rest: string): AbsolutePath {
+  const names: string[] = []
+  for (const name of rest.split('/')) {
+    if (name === '' || name === '.') continue
+    if (name === '..') names.pop()
+    else names.push(name.normalize('NFC'))
+  }
+  return { root, names }
+}
+
+function sameName(a: string, b: string, rules: PathRules): boolean {
+  return a === b || (rules.ignoreCase && a.toLowerCase() === b.toLowerCase())
+}
