@@ -29,6 +29,7 @@ import { NotePrompt } from '../core/application/note-prompt'
 import { ProvideContext } from '../core/application/provide-context'
 import { RecordWork } from '../core/application/record-work'
 import { Settings, settingsFrom } from '../core/application/settings'
+import { PathState, ProjectPaths } from '../core/application/project-paths'
 import { PluginLoad, StartSession, StartState } from '../core/application/start-session'
 import type { GlobCompiler as Compile } from '../core/domain/guard/glob'
 import { GLOB_OPTIONS } from '../core/domain/guard/glob-options'
@@ -70,6 +71,7 @@ const conversationBindings = conversationModule((bind) => {
   perContainer(bind, ConversationState) // ConversationStore
   perContainer(bind, BriefState) // BriefService
   perContainer(bind, GuardState) // GuardEdit
+  perContainer(bind, PathState) // ProjectPaths
 })
 
 /**
@@ -80,19 +82,20 @@ const callBindings = callModule((bind) => {
   perCall(bind, HarkIdentityId, harkIdentity, [Settings, ConversationState, IdentityCache, SessionInfo, Entropy])
   perCall(bind, HarkGateway, (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity) => new McpHarkGateway(endpoint, clock, identity), [HarkEndpointId, Clock, HarkIdentityId])
   perCallClass(bind, ConversationStore, [KeyValueStore, Clock, Entropy, Host, StoreHealth, ConversationState])
+  perCallClass(bind, ProjectPaths, [PathState, Files, SessionInfo])
   perCallClass(bind, BriefService, [BriefState, StartState, ConversationState, Settings, HarkGateway, ConversationStore, Clock, Host])
   // A use case, and /hark handoff's collaborator too: bound per call, so both share one.
-  perCallClass(bind, HandOff, [StartState, ConversationState, HarkGateway, ConversationStore, Clock, Host, BriefService, Settings])
+  perCallClass(bind, HandOff, [StartState, ConversationState, HarkGateway, ConversationStore, Clock, Host, BriefService, Settings, ProjectPaths])
 })
 
 /** The use cases, one per SPEC.md hook (docs/architecture.md maps them). */
 const useCaseBindings = loadModule((bind) => {
-  useCase(bind, StartSession, [PluginLoad, StartState, Settings, SessionInfo, Files, Host, Clock, Entropy, ConversationStore, BriefService])
+  useCase(bind, StartSession, [PluginLoad, StartState, Settings, SessionInfo, Files, Host, Clock, Entropy, ConversationStore, BriefService, ProjectPaths])
   useCase(bind, ProvideContext, [StartState, BriefState, ConversationStore])
   useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
   useCase(bind, Compact, [StartState, GuardState, BriefService, ConversationStore, Host])
   useCase(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore])
-  useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, SessionInfo, GlobCompiler])
+  useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, ProjectPaths, GlobCompiler])
   useCase(bind, RecordWork, [StartState, ConversationState, Settings, ConversationStore])
   useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock])
 })

@@ -77,6 +77,10 @@ function filesOf($: EngineInterface): Files {
       (text) => text,
       () => undefined,
     ),
+    realPath: (path) => $.fs.stat(path, { resolve: true }).then(
+      (stat) => (typeof stat.realPath === 'string' && stat.realPath !== '' ? stat.realPath : undefined),
+      () => undefined,
+    ),
     size: (path) => $.fs.stat(path).then(
       (stat) => (stat.kind === 'file' ? stat.size : undefined),
       () => undefined,
@@ -104,6 +108,10 @@ function sessionOf($: EngineInterface): SessionInfo {
       } catch {
         return undefined
       }
+    },
+    platform: async () => {
+      const platform = (await $.session.info()).platform
+      return platform === 'macos' || platform === 'windows' || platform === 'wsl' || platform === 'linux' ? platform : undefined
     },
     isPlaceholderSource: async () => (await $.env.get('CLAUDE_BG_SOURCE')) === 'spare',
   }

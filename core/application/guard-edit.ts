@@ -15,14 +15,14 @@ import type { GlobCompiler } from '../domain/guard/glob'
 import { guardQuestion, stopReason } from '../domain/guard/question'
 import { parseNonGoals, type GuardRecord } from '../domain/guard/records'
 import { withoutControls } from '../domain/item'
-import { relativeToProject, type Venture } from '../domain/project'
+import type { Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
-import type { SessionInfo } from '../ports/session.port'
 import type { BriefState } from './brief-service'
 import type { ConversationState, ConversationStore } from './conversation-store'
 import { describeError } from './deadline'
+import type { ProjectPaths } from './project-paths'
 import type { StartState } from './start-session'
 
 /** SPEC.md: after a failed decision fetch, the guard uses non-goals alone and tries again a minute later. */
@@ -99,7 +99,7 @@ export class GuardEdit {
     private readonly store: ConversationStore,
     private readonly clock: Clock,
     private readonly host: Host,
-    private readonly session: SessionInfo,
+    private readonly paths: ProjectPaths,
     private readonly compile: GlobCompiler,
   ) {}
 
@@ -140,10 +140,8 @@ export class GuardEdit {
   }
 
   private async pathInProject(filePath: string): Promise<string | undefined> {
-    const project = this.start.activeProject
-    if (project === undefined || typeof filePath !== 'string') return undefined
-    const cwd = await this.session.cwd().catch(() => project.root)
-    return relativeToProject(project.root, filePath, cwd)
+    if (this.start.activeProject === undefined) return undefined
+    return this.paths.relative(filePath)
   }
 
   /**

@@ -8,12 +8,14 @@
 import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation/merge'
 import { buildHandoff, CLOSE_REASON } from '../domain/handoff'
 import type { Venture } from '../domain/project'
-import { hasWork, type Work } from '../domain/work'
+import { pathKey } from '../domain/paths'
+import { hasWork, oneSpellingPerFile, type Work } from '../domain/work'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
 import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
+import type { ProjectPaths } from './project-paths'
 import type { Settings } from './settings'
 import type { StartState } from './start-session'
 
@@ -41,6 +43,7 @@ export class HandOff {
     private readonly host: Host,
     private readonly briefs: BriefService,
     private readonly settings: Settings,
+    private readonly paths: ProjectPaths,
   ) {}
 
   /**
@@ -87,7 +90,9 @@ export class HandOff {
     return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
   }
 
-  private async sendHandoff(venture: Venture, work: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
+  private async sendHandoff(venture: Venture, recorded: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
+    const rules = this.paths.place?.rules
+    const work = rules === undefined ? recorded : oneSpellingPerFile(recorded, (path) => pathKey(path, rules))
     const sent = await this.hark.endSession(buildHandoff(venture, work, notes, this.settings.accessKey), { timeoutMs: await this.timeLeft(deadline) })
     if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
     // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.

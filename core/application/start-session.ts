@@ -10,6 +10,7 @@
 import { briefFromText } from '../domain/brief'
 import { conversationKeyInput, conversationKeyOf } from '../domain/conversation/keys'
 import { canReuseBrief } from '../domain/conversation/prune'
+import { pathRules, type PathRules } from '../domain/paths'
 import { parseProjectFile, projectFileCandidates, projectRef, type ProjectRef } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
@@ -18,6 +19,7 @@ import type { Host } from '../ports/host.port'
 import type { SessionInfo } from '../ports/session.port'
 import type { BriefService } from './brief-service'
 import type { ConversationStore } from './conversation-store'
+import type { ProjectPaths } from './project-paths'
 import { describeError } from './deadline'
 import type { Settings } from './settings'
 
@@ -108,6 +110,7 @@ export class StartSession {
     private readonly entropy: Entropy,
     private readonly store: ConversationStore,
     private readonly briefs: BriefService,
+    private readonly paths: ProjectPaths,
   ) {}
 
   /** session.start: registers /hark (always), then starts unless this is the agent view's placeholder. */
@@ -150,7 +153,9 @@ export class StartSession {
       this.state.moveTo('placeholder')
       return
     }
-    const project = await this.findProject(cwd ?? (await this.session.cwd()))
+    const folder = cwd ?? (await this.session.cwd())
+    const rules = pathRules(await this.session.platform().catch(() => undefined), folder)
+    const project = await this.findProject(folder, rules)
     if (project === undefined) {
       this.state.moveTo('idle', { reason: 'no-project' })
       return
@@ -161,7 +166,7 @@ export class StartSession {
       this.host.log(`Hark: project ${project.venture} found, but no access key is set, so nothing is sent. Run /plugin configure hark-memory@hark to add it.`)
       return
     }
-    await this.loadConversation(project)
+    await this.loadConversation(project, rules)
     this.state.moveTo('active', { project })
     await this.getBrief(project)
   }
@@ -175,8 +180,8 @@ export class StartSession {
   }
 
   /** SPEC.md, Setup 1: `.hark/project` or `.hark`, in the session's folder, then each parent. */
-  private async findProject(cwd: string): Promise<ProjectRef | undefined> {
-    for (const candidate of projectFileCandidates(cwd)) {
+  private async findProject(cwd: string, rules: PathRules): Promise<ProjectRef | undefined> {
+    for (const candidate of projectFileCandidates(cwd, rules)) {
       const text = await this.files.readText(candidate.path)
       if (text === undefined) continue
       const venture = parseProjectFile(candidate.kind, text)
@@ -186,12 +191,17 @@ export class StartSession {
     return undefined
   }
 
-  /** Loads the conversation's records, stores this process's merged record, then prunes the store. */
-  private async loadConversation(project: ProjectRef): Promise<void> {
+  /**
+   * Loads the conversation's records, stores this process's merged record, then prunes the store. The
+   * conversation key is the same for every spelling of the project's folder (SPEC.md: finding the
+   * conversation), so a background process or `--resume` that reports it otherwise still shares it.
+   */
+  private async loadConversation(project: ProjectRef, rules: PathRules): Promise<void> {
     const now = await this.clock.now()
     const sessionId = await this.session.id().catch(() => 'unknown')
     const startedAt = await this.session.startedAt().catch(() => now)
-    const key = conversationKeyOf(await this.entropy.sha256(conversationKeyInput(project.root, startedAt)))
+    const root = await this.paths.settle(project.root, rules)
+    const key = conversationKeyOf(await this.entropy.sha256(conversationKeyInput(root, startedAt)))
     if (key === undefined) throw new Error('the conversation key is not a SHA-256 digest')
     await this.store.open(key, this.load.loadTime(now), sessionId)
     await this.store.prune()

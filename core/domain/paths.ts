@@ -50,18 +50,25 @@ export const MAX_PATH_LENGTH = 4_096
  * be placed (see the file's comment) or `cwd` cannot.
  */
 export function placePath(path: string, cwd: string, rules: PathRules): AbsolutePath | undefined {
+  const placed = placeAny(path, cwd, rules)
+  // Bounded after joining too, and on Windows no name may hold a colon (`C:\W\D:\x`, `\??\C:\x`).
+  if (placed === undefined || formatPath(placed).length > MAX_PATH_LENGTH) return undefined
+  return rules.windows && placed.names.some((name) => name.includes(':')) ? undefined : placed
+}
+
+function placeAny(path: string, cwd: string, rules: PathRules): AbsolutePath | undefined {
   const spelled = spelling(path, rules)
   if (spelled === undefined) return undefined
   const absolute = placeAbsolute(spelled, rules)
   if (absolute !== undefined) return absolute
   if (isPlainRelative(spelled, rules)) {
     const base = placeAbsolute(spelling(cwd, rules) ?? '', rules)
-    return base === undefined ? undefined : fold(base.root, [...base.names, spelled].join('/'))
+    return base === undefined ? undefined : fold(base.root, [...base.names, spelled].join('/'), rules.windows)
   }
   // On Windows, `\x` is from the root of the session's drive: `C:\x` when the session is on C:.
   if (rules.windows && spelled.startsWith('/') && !spelled.startsWith('//')) {
     const base = placeAbsolute(spelling(cwd, rules) ?? '', rules)
-    return base === undefined ? undefined : fold(base.root, spelled.slice(1))
+    return base === undefined ? undefined : fold(base.root, spelled.slice(1), true)
   }
   return undefined
 }
@@ -76,8 +83,8 @@ function spelling(path: string, rules: PathRules): string | undefined {
 function placeAbsolute(spelled: string, rules: PathRules): AbsolutePath | undefined {
   // Network shares and device paths (`//server/share`, `//?/C:/x`): not placed.
   if (spelled.startsWith('//')) return undefined
-  if (rules.windows) return DRIVE_ABSOLUTE.test(spelled) ? fold(`${spelled[0]!.toUpperCase()}:/`, spelled.slice(3)) : undefined
-  return spelled.startsWith('/') ? fold('/', spelled.slice(1)) : undefined
+  if (rules.windows) return DRIVE_ABSOLUTE.test(spelled) ? fold(`${spelled[0]!.toUpperCase()}:/`, spelled.slice(3), true) : undefined
+  return spelled.startsWith('/') ? fold('/', spelled.slice(1), false) : undefined
 }
 
 /** Relative to the session folder: not absolute, not from a drive's root, not drive-relative (`D:x`). */
@@ -115,15 +122,19 @@ export function ancestors(path: AbsolutePath): AbsolutePath[] {
 
 /** `folder` with `name` added (names as given; a name holding `/` adds several). */
 export function childOf(folder: AbsolutePath, name: string): AbsolutePath {
-  return fold(folder.root, [...folder.names, name].join('/'))
+  return fold(folder.root, [...folder.names, name].join('/'), folder.root !== '/')
 }
 
-function fold(root: string, rest: string): AbsolutePath {
+/** `.` and `..` folded, names in NFC; on Windows a name's trailing dots and spaces dropped, as Windows does. */
+function fold(root: string, rest: string, windows: boolean): AbsolutePath {
   const names: string[] = []
   for (const name of rest.split('/')) {
     if (name === '' || name === '.') continue
     if (name === '..') names.pop()
-    else names.push(name.normalize('NFC'))
+    else {
+      const kept = windows ? name.replace(/[. ]+$/, '') : name
+      if (kept !== '') names.push(kept.normalize('NFC'))
+    }
   }
   return { root, names }
 }

@@ -6,6 +6,7 @@
  * Claude Code starts in is searched first, then each parent folder; file paths are later taken
  * relative to the folder where the file was found.
  */
+import { ancestors, childOf, formatPath, pathRules, placePath, relativePath, type PathRules } from './paths'
 
 declare const brand: unique symbol
 
@@ -44,14 +45,18 @@ export function isProjectId(value: string): boolean {
 }
 
 /**
- * The files to try, nearest first: for each folder from `cwd` up to the file-system root,
- * `<folder>/.hark/project`, then `<folder>/.hark`. `cwd` is absolute, POSIX or Windows style.
+ * The files to try, nearest first: for each folder from `cwd` up to its root (the drive's on Windows,
+ * the file system's elsewhere), `<folder>/.hark/project`, then `<folder>/.hark`, spelled with `/`. None
+ * when `cwd` can't be placed (a network share, a device path).
  */
-export function projectFileCandidates(cwd: string): ProjectFileCandidate[] {
+export function projectFileCandidates(cwd: string, rules: PathRules = pathRules(undefined, cwd)): ProjectFileCandidate[] {
+  const start = placePath(cwd, '/', rules)
+  if (start === undefined) return []
   const out: ProjectFileCandidate[] = []
-  for (const folder of ancestors(cwd)) {
-    out.push({ path: joinPath(folder, '.hark/project'), kind: 'project', root: folder })
-    out.push({ path: joinPath(folder, '.hark'), kind: 'hark', root: folder })
+  for (const folder of ancestors(start)) {
+    const root = formatPath(folder)
+    out.push({ path: formatPath(childOf(folder, '.hark/project')), kind: 'project', root })
+    out.push({ path: formatPath(childOf(folder, '.hark')), kind: 'hark', root })
   }
   return out
 }
@@ -82,21 +87,14 @@ export function projectRef(candidate: ProjectFileCandidate, venture: Venture): P
 
 /**
  * `file` relative to the project root, with `/` separators, or `undefined` when it lies outside
- * the project (SPEC.md: files outside the project are neither guarded nor reported).
- * `file` may be absolute or relative to `cwd`.
+ * the project or can't be placed (SPEC.md: files outside the project are neither guarded nor reported).
+ * `file` may be absolute or relative to `cwd`. By spelling alone: symbolic links are the caller's
+ * (core/application/project-paths.ts).
  */
-export function relativeToProject(root: string, file: string, cwd: string = root): string | undefined {
-  if (file.trim() === '') return undefined
-  const absolute = isAbsolute(file) ? file : joinPath(cwd, file)
-  const target = normalize(absolute)
-  const base = normalize(root)
-  const windows = /^[A-Za-z]:\//.test(base)
-  const same = (a: string, b: string) => (windows ? a.toLowerCase() === b.toLowerCase() : a === b)
-  if (same(target, base)) return undefined
-  const prefix = base.endsWith('/') ? base : `${base}/`
-  if (!same(target.slice(0, prefix.length), prefix)) return undefined
-  const rest = target.slice(prefix.length)
-  return rest === '' ? undefined : rest
+export function relativeToProject(root: string, file: string, cwd: string = root, rules: PathRules = pathRules(undefined, root)): string | undefined {
+  const base = placePath(root, '/', rules)
+  const target = placePath(file, cwd, rules)
+  return base === undefined || target === undefined ? undefined : relativePath(base, target, rules)
 }
 
 /**
@@ -113,43 +111,4 @@ export function isProjectRelative(path: string): boolean {
 function unquote(value: string): string {
   const v = value.trim()
   return /^(["']).*\1$/.test(v) ? v.slice(1, -1).trim() : v
-}
-
-function isAbsolute(path: string): boolean {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\')
-}
-
-/** Absolute path with `/` separators, `.` and `..` resolved, no trailing slash (but the root). */
-export function normalize(path: string): string {
-  const slashed = path.replace(/\\/g, '/')
-  const drive = /^[A-Za-z]:/.exec(slashed)?.[0] ?? ''
-  const parts: string[] = []
-  for (const part of slashed.slice(drive.length).split('/')) {
-    if (part === '' || part === '.') continue
-    if (part === '..') parts.pop()
-    else parts.push(part)
-  }
-  return `${drive}/${parts.join('/')}`
-}
-
-function joinPath(folder: string, name: string): string {
-  const f = normalize(folder)
-  return f.endsWith('/') ? `${f}${name}` : `${f}/${name}`
-}
-
-function ancestors(cwd: string): string[] {
-  const start = normalize(cwd)
-  const out = [start]
-  let current = start
-  for (;;) {
-    const cut = current.lastIndexOf('/')
-    const drive = /^[A-Za-z]:/.exec(current)?.[0] ?? ''
-    if (cut <= drive.length) {
-      const top = `${drive}/`
-      if (current !== top) out.push(top)
-      return out
-    }
-    current = current.slice(0, cut)
-    out.push(current)
-  }
 }

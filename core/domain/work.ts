@@ -50,6 +50,21 @@ export function workOf(entries: Iterable<WorkEntry>): Work {
   return { files: [...files], commits: [...commits.values()], tests, links: [...links] }
 }
 
+/**
+ * `work` with each file once by `key` (the first spelling kept): where case is ignored, two processes of
+ * one conversation may have recorded one file in two spellings (SPEC.md: The handoff, one entry a file).
+ */
+export function oneSpellingPerFile(work: Work, key: (path: string) => string): Work {
+  const seen = new Set<string>()
+  const files = work.files.filter((path) => {
+    const k = key(path)
+    if (seen.has(k)) return false
+    seen.add(k)
+    return true
+  })
+  return files.length === work.files.length ? work : { ...work, files }
+}
+
 /** SPEC.md: a session with no edits, commits or test runs writes no handoff (a link alone is not work). */
 export function hasWork(work: Work): boolean {
   return work.files.length > 0 || work.commits.length > 0 || work.tests.length > 0

@@ -1,3 +1,4 @@
+import type { Platform } from '../domain/paths'
 import { token, type Token } from './token'
 /** Facts about the running Claude Code session. Each call may reject; callers handle it. */
 export interface SessionInfo {
@@ -13,6 +14,8 @@ export interface SessionInfo {
   engineVersion(): Promise<string>
   /** The plugin's own version from its plugin.json. */
   pluginVersion(): Promise<string | undefined>
+  /** The operating system the engine runs on (`$.session.info().platform`), or `undefined` when not said. */
+  platform(): Promise<Platform | undefined>
   /** Whether this is the agent view's empty "new session" placeholder (CLAUDE_BG_SOURCE=spare). */
   isPlaceholderSource(): Promise<boolean>
 }

@@ -41,6 +41,7 @@ export async function exitOnce(s: Scenario, sleep: (ms: number) => Promise<void>
     files: {
       readText: async (p) => (p === `${ROOT}/.hark/project` ? 'V-012\n' : undefined),
       size: async () => undefined,
+      realPath: async () => undefined,
       readRange: async () => undefined,
     },
     session: {
@@ -50,6 +51,7 @@ export async function exitOnce(s: Scenario, sleep: (ms: number) => Promise<void>
       turns: async () => 1,
       engineVersion: async () => '2.1.332',
       pluginVersion: async () => '0.2.3',
+      platform: async () => 'linux' as const,
       isPlaceholderSource: async () => false,
     },
     hark: {

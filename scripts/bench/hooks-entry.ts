@@ -56,6 +56,7 @@ class World {
       files: {
         readText: async (p) => (p === `${ROOT}/.hark/project` ? 'V-012\n' : undefined),
         size: async () => undefined,
+        realPath: async () => undefined,
         readRange: async () => undefined,
       },
       session: {
@@ -65,6 +66,7 @@ class World {
         turns: async () => 1,
         engineVersion: async () => '2.1.332',
         pluginVersion: async () => '0.2.3',
+        platform: async () => 'linux' as const,
         isPlaceholderSource: async () => false,
       },
       hark: {

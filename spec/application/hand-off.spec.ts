@@ -7,12 +7,15 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { BriefService, BriefState } from '../../core/application/brief-service'
 import { ConversationState, ConversationStore, StoreHealth } from '../../core/application/conversation-store'
 import { HandOff } from '../../core/application/hand-off'
+import { PathState, ProjectPaths } from '../../core/application/project-paths'
 import { StartState } from '../../core/application/start-session'
 import { recordKey } from '../../core/domain/conversation/keys'
 import { addEntry, newRecord } from '../../core/domain/conversation/record'
 import { mergeConversation } from '../../core/domain/conversation/merge'
 import type { Clock } from '../../core/ports/clock.port'
 import type { Entropy } from '../../core/ports/entropy.port'
+import type { Files } from '../../core/ports/files.port'
+import type { SessionInfo } from '../../core/ports/session.port'
 import type { HarkCallOptions, HarkGateway } from '../../core/ports/hark.port'
 import type { Host } from '../../core/ports/host.port'
 import type { KeyValueStore } from '../../core/ports/store.port'
@@ -45,7 +48,8 @@ function world(storeMs: number) {
   const conversations = new ConversationStore(store, clock, entropy, host, new StoreHealth(), conversation)
   const settings = {}
   const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, conversations, clock, host)
-  const handOff = new HandOff(start, conversation, hark, conversations, clock, host, briefs, settings)
+  const paths = new ProjectPaths(new PathState(), td.object<Files>(), td.object<SessionInfo>())
+  const handOff = new HandOff(start, conversation, hark, conversations, clock, host, briefs, settings, paths)
   return { handOff, hark, host, elapsed: () => now - START }
 }
 

@@ -29,7 +29,7 @@ function portsOver(data: Map<string, unknown>, hark: InMemoryHark) {
       registerCommand: async () => undefined,
       refreshContext: () => undefined,
     },
-    files: { readText: async (p) => (p === `${ROOT}/.hark/project` ? 'V-012\n' : undefined), size: async () => undefined, readRange: async () => undefined },
+    files: { readText: async (p) => (p === `${ROOT}/.hark/project` ? 'V-012\n' : undefined), size: async () => undefined, realPath: async () => undefined, readRange: async () => undefined },
     session: {
       id: async () => 'spec-session',
       cwd: async () => ROOT,
@@ -37,6 +37,7 @@ function portsOver(data: Map<string, unknown>, hark: InMemoryHark) {
       turns: async () => 1,
       engineVersion: async () => '2.1.332',
       pluginVersion: async () => '0.2.3',
+      platform: async () => 'linux' as const,
       isPlaceholderSource: async () => false,
     },
     hark: { post: async (headers, body) => hark.handle('https://harkstudio.io/mcp', { method: 'POST', headers: { ...headers }, body }) },

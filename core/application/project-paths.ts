@@ -1,0 +1,125 @@
+/**
+ * Where an edited file is in the project (SPEC.md: The edit guard, "a file inside the project"; The
+ * handoff, `what_changed`), on every platform: the spelling the engine reports is placed first (no
+ * file-system call); a path that does not land inside by its spelling is resolved through the file
+ * system, folder by folder, so a file reached through a symbolic link (macOS's `/tmp` → `/private/tmp`,
+ * a symlinked checkout) counts where it lands. One file in the project has one path in a conversation:
+ * in NFC, and where case is ignored in the spelling first seen.
+ *
+ * State: `PathState` lives as long as the conversation (the project's place and the folders resolved
+ * for it); ProjectPaths alone changes it.
+ */
+import { childOf, formatPath, pathKey, placePath, relativePath, type AbsolutePath, type PathRules } from '../domain/paths'
+import type { Files } from '../ports/files.port'
+import type { SessionInfo } from '../ports/session.port'
+
+/** Folders resolved, and spellings kept, per conversation at most (then the oldest are let go). */
+export const PATH_CACHE_LIMIT = 2_000
+
+/** Where the project is, as found and as it lands. */
+export interface ProjectPlace {
+  readonly rules: PathRules
+  /** The folder the project file was found in, as spelled from the session folder. */
+  readonly root: AbsolutePath
+  /** Where that folder lands, every symbolic link followed, when the file system says. */
+  readonly real?: AbsolutePath
+}
+
+/** The conversation's memory of paths. */
+export class PathState {
+  private here: ProjectPlace | undefined
+  private readonly folders = new Map<string, AbsolutePath | null>()
+  private readonly spellings = new Map<string, string>()
+
+  get place(): ProjectPlace | undefined {
+    return this.here
+  }
+
+  /** @internal ProjectPaths' own reads and writes. */
+  settle(place: ProjectPlace): void {
+    this.here = place
+  }
+  /** @internal Where a folder was found to land (`null`: nowhere, or unknown); undefined when never asked. */
+  folder(key: string): AbsolutePath | null | undefined {
+    return this.folders.get(key)
+  }
+  /** @internal */
+  noteFolder(key: string, real: AbsolutePath | null): void {
+    remember(this.folders, key, real)
+  }
+  /** @internal The spelling of `path` first seen in this conversation (case ignored where the rules say). */
+  spellingOf(path: string, rules: PathRules): string {
+    const key = pathKey(path, rules)
+    const first = this.spellings.get(key)
+    if (first !== undefined) return first
+    remember(this.spellings, key, path)
+    return path
+  }
+}
+
+export class ProjectPaths {
+  constructor(
+    private readonly state: PathState,
+    private readonly files: Files,
+    private readonly session: SessionInfo,
+  ) {}
+
+  /** The project's place, once the start settled it. */
+  get place(): ProjectPlace | undefined {
+    return this.state.place
+  }
+
+  /**
+   * At the start: the project's root as found and where it lands (one file-system call). Resolves to the
+   * root spelled for the conversation key: the same for every spelling of the same folder (NFC; case
+   * folded where case is ignored; through symbolic links when the file system says).
+   */
+  async settle(root: string, rules: PathRules): Promise<string> {
+    const found = placePath(root, '/', rules)
+    if (found === undefined) throw new Error('the project folder cannot be placed')
+    const landed = await this.files.realPath(formatPath(found))
+    const real = landed === undefined ? undefined : placePath(landed, '/', rules)
+    this.state.settle(real === undefined ? { rules, root: found } : { rules, root: found, real })
+    return pathKey(formatPath(real ?? found), rules)
+  }
+
+  /**
+   * `filePath` (absolute, or relative to the session folder) relative to the project, with `/`; undefined
+   * when it lies outside the project or can't be placed. Never throws, never logs.
+   */
+  async relative(filePath: string): Promise<string | undefined> {
+    const place = this.state.place
+    if (place === undefined || typeof filePath !== 'string') return undefined
+    const cwd = await this.session.cwd().catch(() => formatPath(place.root))
+    const target = placePath(filePath, cwd, place.rules)
+    if (target === undefined) return undefined
+    const path = inside(place, target) ?? (await this.throughLinks(place, target))
+    return path === undefined ? undefined : this.state.spellingOf(path, place.rules)
+  }
+
+  /** Where the file's folder lands (asked once per folder and conversation), with the file's name. */
+  private async throughLinks(place: ProjectPlace, target: AbsolutePath): Promise<string | undefined> {
+    const name = target.names.at(-1)
+    if (name === undefined) return undefined
+    const folder: AbsolutePath = { root: target.root, names: target.names.slice(0, -1) }
+    const key = pathKey(formatPath(folder), place.rules)
+    let real = this.state.folder(key)
+    if (real === undefined) {
+      const landed = await this.files.realPath(formatPath(folder))
+      real = (landed === undefined ? undefined : placePath(landed, '/', place.rules)) ?? null
+      this.state.noteFolder(key, real)
+    }
+    return real === null ? undefined : inside(place, childOf(real, name))
+  }
+}
+
+/** `target` relative to the project's root as found, or as it lands. */
+function inside(place: ProjectPlace, target: AbsolutePath): string | undefined {
+  const { rules, root, real } = place
+  return relativePath(root, target, rules) ?? (real === undefined ? undefined : relativePath(real, target, rules))
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= PATH_CACHE_LIMIT) map.delete(map.keys().next().value as string)
+  map.set(key, value)
+}
