@@ -64,7 +64,23 @@ export interface WorldOptions {
   toolResults?: Record<string, (input: Record<string, unknown>) => unknown>
   /** What the engine answers for a compaction (default: the messages, cut to the last one); `{ skip }` skips it. */
   compact?: (e: { trigger: string; messages: readonly unknown[] }) => unknown
+  /**
+   * The operating system the engine says it runs on, answered through `session.info` (unset: no
+   * `session.info` answer, as before). With it the world's file system is that platform's: on Windows
+   * drive paths with `\` or `/` (the test host's folder taken off the front, see `hostPrefix`) and case
+   * ignored; on macOS case and Unicode form ignored (APFS's default); on Linux names compared exactly.
+   */
+  platform?: WorldPlatform
+  /**
+   * Symbolic-link folders, link → where it lands (`/tmp` → `/private/tmp`), followed by `fs.read` and
+   * `fs.stat`. Giving `platform` or `links` also makes `fs.stat` a file system's: `{ resolve: true }`
+   * answers `realPath`, and a folder (cwd, one above it, or one holding a known file) is `kind: 'dir'`.
+   */
+  links?: Record<string, string>
 }
+
+/** The platforms a world can play (`SessionInfo.platform`). */
+export type WorldPlatform = 'windows' | 'macos' | 'linux'
 
 export interface World {
   readonly hark: InMemoryHark
@@ -80,6 +96,8 @@ export interface World {
   readonly fileWrites: string[]
   readonly processRuns: unknown[]
   readonly invalidated: string[]
+  /** Every `$.fs.stat` the plugin made, the path as the plugin spelled it (the test host's prefix taken off). */
+  readonly stats: { path: string; resolve: boolean }[]
   answer: string | 'dismiss'
   sessionId: string
   startedAt: number
@@ -112,6 +130,7 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
     fileWrites: [],
     processRuns: [],
     invalidated: [],
+    stats: [],
     answer: options.answer ?? 'Allow',
     sessionId: options.sessionId ?? SESSION,
     startedAt: options.startedAt ?? STARTED_AT,
@@ -119,6 +138,7 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
     lastStatus: () => world.statuses.at(-1),
   }
   const cwd = options.cwd ?? PROJECT
+  const disk = new WorldDisk(options.platform, options.links, cwd, files)
 
   // The network: Hark, in memory.
   on('http.fetch', async (_$, e) => {
@@ -156,8 +176,8 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
   on('fs.read', (_$, e) => {
     // The plugin reads its own manifest for the User-Agent.
     if (e.path.endsWith('/.claude-plugin/plugin.json')) return { value: MANIFEST }
-    world.fileReads.push(e.path)
-    const text = files.get(e.path)
+    world.fileReads.push(disk.asked(e.path))
+    const text = files.get(e.path) ?? disk.find(e.path)?.text
     if (text === undefined) return { deny: `${e.path} failed: ENOENT` }
     const opts = (e as { options?: { offset?: number; length?: number } }).options
     if (opts?.offset !== undefined || opts?.length !== undefined) {
@@ -168,10 +188,17 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
     return { value: text }
   })
   on('fs.stat', (_$, e) => {
-    const text = files.get(e.path)
-    if (text === undefined) return { deny: `${e.path} failed: ENOENT` }
-    const size = sizes.get(e.path) ?? new TextEncoder().encode(text).length
-    return { value: { kind: 'file', size, mtimeMs: 0, isLink: false } }
+    const resolve = e.resolve === true
+    world.stats.push({ path: disk.asked(e.path), resolve })
+    if (!disk.isPlatform) {
+      // The plain world, as before: known files only, no realPath.
+      const text = files.get(e.path)
+      if (text === undefined) return { deny: `${e.path} failed: ENOENT` }
+      const size = sizes.get(e.path) ?? new TextEncoder().encode(text).length
+      return { value: { kind: 'file', size, mtimeMs: 0, isLink: false } }
+    }
+    const stat = disk.stat(e.path, resolve)
+    return stat === undefined ? { deny: `${e.path} failed: ENOENT` } : { value: stat }
   })
   on('fs.write', (_$, e) => {
     world.fileWrites.push(e.path)
@@ -193,6 +220,11 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
   on('session.turns', () => ({ value: world.turns }))
   on('session.usage', () => ({ value: { startedAt: world.startedAt, context: { window: 200_000 }, rateLimits: [] } }))
   on('session.version', () => ({ value: { version: '2.1.332', base: '2.1.332' } }))
+  const platform = options.platform
+  if (platform !== undefined) {
+    // What the engine says of a local session on that machine: not hosted, not remote, no data rules.
+    on('session.info', () => ({ value: { transcriptPath: '', platform, isHosted: false, isScreenReader: false, isWorkspaceRemote: false, dataRules: [] } }))
+  }
 
   // The interface.
   on('ui.status', (_$, e) => {
@@ -233,6 +265,158 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
     return (answer === undefined ? { result: { ok: true } } : answer(input)) as never
   })
   return world
+}
+
+/**
+ * The test host runs on Linux: it takes a Windows path as relative and joins it to the plugin's folder
+ * (the DIR given to `claude plugin test`), `/` segments folded, `\` kept: `C:\Work\x` reaches a test's `fs`
+ * hooks as `<DIR>/C:\Work\x`, `C:/` as `<DIR>/C:`. Real Windows never shows that prefix, so a Windows world
+ * takes it off. See docs/engine.md, "Paths on other platforms in the test kit".
+ */
+export const hostPrefix = /^\/.*?\/(?=[A-Za-z]:|[\\/]{2})/
+
+/**
+ * A platform's file system over the world's files: where a path lands (links followed, `.` and `..`
+ * folded first, as the engine's tools resolve a path), and which spellings name one file (case ignored
+ * on Windows and macOS, Unicode form on macOS). Files are named by where they land.
+ */
+class WorldDisk {
+  private readonly windows: boolean
+  private readonly ignoreCase: boolean
+  private readonly links: [string, string][]
+
+  constructor(
+    private readonly platform: WorldPlatform | undefined,
+    links: Record<string, string> | undefined,
+    private readonly cwd: string,
+    private readonly files: Map<string, string>,
+  ) {
+    this.windows = platform === 'windows'
+    this.ignoreCase = platform === 'windows' || platform === 'macos'
+    this.links = Object.entries(links ?? {}).map(([from, to]) => [this.absolute(from) ?? from, this.absolute(to) ?? to])
+  }
+
+  /** Whether the world plays a platform's file system (a platform or links given). */
+  get isPlatform(): boolean {
+    return this.platform !== undefined || this.links.length > 0
+  }
+
+  /**
+   * The path as the plugin spelled it: on Windows without the test host's folder (and a drive's root,
+   * whose `/` the host drops when it joins `C:/`, given back).
+   */
+  asked(path: string): string {
+    if (!this.windows) return path
+    const own = path.replace(hostPrefix, '')
+    return /^[A-Za-z]:$/.test(own) && own !== path ? `${own}/` : own
+  }
+
+  /** A known file the path lands on, by the name it is held under. */
+  find(path: string): { name: string; text: string; real: string } | undefined {
+    if (!this.isPlatform) return undefined
+    const real = this.land(path)
+    if (real === undefined) return undefined
+    const key = this.key(real)
+    for (const [name, text] of this.files) {
+      if (this.key(this.land(name) ?? name) === key) return { name, text, real }
+    }
+    return undefined
+  }
+
+  /** `$.fs.stat` of a path: a known file, a folder holding one (or the cwd and those above it); else undefined. */
+  stat(path: string, resolve: boolean): { kind: 'file' | 'dir'; size: number; mtimeMs: number; isLink: boolean; realPath?: string } | undefined {
+    const real = this.land(path)
+    if (real === undefined) return undefined
+    const isLink = this.isLink(path)
+    const realPath = resolve ? { realPath: this.native(real) } : {}
+    const file = this.find(path)
+    if (file !== undefined) {
+      const size = sizes.get(file.name) ?? new TextEncoder().encode(file.text).length
+      return { kind: 'file', size, mtimeMs: 0, isLink, ...realPath }
+    }
+    return this.isFolder(real) ? { kind: 'dir', size: 0, mtimeMs: 0, isLink, ...realPath } : undefined
+  }
+
+  /** Where `path` lands, spelled with `/`: absolute, `.` and `..` folded, every link followed; undefined for a network or device path. */
+  private land(path: string): string | undefined {
+    const absolute = this.absolute(path)
+    if (absolute === undefined) return undefined
+    const [root, ...names] = this.split(absolute)
+    let landed = root!
+    for (const name of names) {
+      landed = this.join(landed, name)
+      // A link to a link is followed too (a bounded number of times).
+      for (let hops = 0; hops < 8; hops++) {
+        const link = this.links.find(([from]) => this.key(from) === this.key(landed))
+        if (link === undefined) break
+        landed = link[1]
+      }
+    }
+    return landed
+  }
+
+  /** Absolute, `/`-separated, `.` and `..` folded; relative paths taken against the cwd. */
+  private absolute(path: string): string | undefined {
+    let p = this.asked(path)
+    if (this.windows) {
+      p = p.replace(/\\/g, '/')
+      if (p.startsWith('//')) return undefined
+      if (!/^[A-Za-z]:\//.test(p)) p = p.startsWith('/') ? `${this.absolute(this.cwd)!.slice(0, 2)}${p}` : `${this.absolute(this.cwd)}/${p}`
+    } else if (!p.startsWith('/')) {
+      p = `${this.cwd}/${p}`
+    }
+    const [root, ...rest] = p.startsWith('/') ? ['/', ...p.slice(1).split('/')] : [`${p.slice(0, 2)}/`, ...p.slice(3).split('/')]
+    const names: string[] = []
+    for (const name of rest) {
+      if (name === '' || name === '.') continue
+      if (name === '..') names.pop()
+      else names.push(name)
+    }
+    return `${root}${names.join('/')}`
+  }
+
+  private split(absolute: string): string[] {
+    const root = absolute.startsWith('/') ? '/' : absolute.slice(0, 3)
+    return [root, ...absolute.slice(root.length).split('/').filter((n) => n !== '')]
+  }
+
+  private join(folder: string, name: string): string {
+    return folder.endsWith('/') ? `${folder}${name}` : `${folder}/${name}`
+  }
+
+  /** What two spellings of one place have in common on this platform. */
+  private key(path: string): string {
+    const p = this.platform === 'macos' ? path.normalize('NFC') : path
+    return this.ignoreCase ? p.toLowerCase() : p
+  }
+
+  /** The cwd or a folder above it, a folder holding a known file, or a link's target or a folder above it. */
+  private isFolder(real: string): boolean {
+    const key = this.key(real)
+    const prefix = key.endsWith('/') ? key : `${key}/`
+    const atOrUnder = (path: string | undefined) => path !== undefined && (this.key(path) === key || this.key(path).startsWith(prefix))
+    if (atOrUnder(this.land(this.cwd))) return true
+    if ([...this.files.keys()].some((name) => this.key(this.land(name) ?? '').startsWith(prefix))) return true
+    return this.links.some(([, to]) => atOrUnder(this.land(to)))
+  }
+
+  /** Whether the path itself (its folders followed) is one of the links. */
+  private isLink(path: string): boolean {
+    const absolute = this.absolute(path)
+    if (absolute === undefined) return false
+    const names = this.split(absolute)
+    const last = names.pop()
+    if (last === undefined || names.length === 0) return false
+    const parent = this.land(names.length === 1 ? names[0]! : this.join(names[0]!, names.slice(1).join('/')))
+    if (parent === undefined) return false
+    const key = this.key(this.join(parent, last))
+    return this.links.some(([from]) => this.key(from) === key)
+  }
+
+  /** A path as the platform spells it: `C:\Work\Shop` on Windows. */
+  private native(path: string): string {
+    return this.windows ? path.replace(/\//g, '\\') : path
+  }
 }
 
 /** Runs `/hark <args>` as the person would type it. */

@@ -13,6 +13,8 @@ import { childOf, formatPath, pathKey, placePath, relativePath, type AbsolutePat
 import type { Files } from '../ports/files.port'
 import type { SessionInfo } from '../ports/session.port'
 
+/** How many folders up a path is resolved when its own folder is not there yet (a Write creating folders). */
+export const LINK_SEARCH_DEPTH = 4
 /** Folders resolved, and spellings kept, per conversation at most (then the oldest are let go). */
 export const PATH_CACHE_LIMIT = 2_000
 
@@ -97,19 +99,28 @@ export class ProjectPaths {
     return path === undefined ? undefined : this.state.spellingOf(path, place.rules)
   }
 
-  /** Where the file's folder lands (asked once per folder and conversation), with the file's name. */
+  /**
+   * Where the file lands: its nearest folder the file system can resolve (each asked once per
+   * conversation), with the rest of the path after it. A Write may create folders, so up to
+   * LINK_SEARCH_DEPTH folders are tried, nearest first; most paths cost one call.
+   */
   private async throughLinks(place: ProjectPlace, target: AbsolutePath): Promise<string | undefined> {
-    const name = target.names.at(-1)
-    if (name === undefined) return undefined
-    const folder: AbsolutePath = { root: target.root, names: target.names.slice(0, -1) }
-    const key = pathKey(formatPath(folder), place.rules)
-    let real = this.state.folder(key)
-    if (real === undefined) {
-      const landed = await this.files.realPath(formatPath(folder))
-      real = (landed === undefined ? undefined : placePath(landed, '/', place.rules)) ?? null
-      this.state.noteFolder(key, real)
+    for (let up = 1; up <= Math.min(LINK_SEARCH_DEPTH, target.names.length); up++) {
+      const real = await this.landing({ root: target.root, names: target.names.slice(0, -up) }, place.rules)
+      if (real !== null) return inside(place, childOf(real, target.names.slice(-up).join('/')))
     }
-    return real === null ? undefined : inside(place, childOf(real, name))
+    return undefined
+  }
+
+  /** Where `folder` lands (`null`: nowhere, or not said), asked once per conversation. */
+  private async landing(folder: AbsolutePath, rules: PathRules): Promise<AbsolutePath | null> {
+    const key = pathKey(formatPath(folder), rules)
+    const known = this.state.folder(key)
+    if (known !== undefined) return known
+    const landed = await this.files.realPath(formatPath(folder))
+    const real = (landed === undefined ? undefined : placePath(landed, '/', rules)) ?? null
+    this.state.noteFolder(key, real)
+    return real
   }
 }
 

@@ -4,8 +4,9 @@
  * in any mix and a drive letter in either case. Pure: what the file system says (where a symbolic link
  * lands) is asked by the application through the Files port, and given here as another path.
  *
- * - A path is placed against the session folder: `.` and `..` folded (never above its root), names in
- *   Unicode NFC (macOS may give a name decomposed).
+ * - A path is placed against the session folder: `.` and `..` folded (never above its root). Names keep
+ *   their spelling for the file system, and are compared and stored in Unicode NFC (macOS may give a name
+ *   decomposed).
  * - Some spellings name places the plugin does not try to place: a network share (`\\server\share\x`,
  *   `//server/share/x`), a device path (`\\?\C:\x`, `\\.\x`), a drive-relative path (`D:x`), an empty
  *   path. They are outside the project: never guarded as if inside, never recorded.
@@ -34,7 +35,10 @@ export function pathRules(platform: Platform | undefined, cwd: string): PathRule
   return { windows, ignoreCase: windows || platform === 'macos' }
 }
 
-/** An absolute path taken apart: its root (`/`, or `C:/` with the drive upper-case) and its names, in NFC. */
+/**
+ * An absolute path taken apart: its root (`/`, or `C:/` with the drive upper-case) and its names as
+ * spelled (so the file system can still be asked for it: Linux and Windows keep NFC and NFD names apart).
+ */
 export interface AbsolutePath {
   readonly root: string
   readonly names: readonly string[]
@@ -104,7 +108,7 @@ export function formatPath(path: AbsolutePath): string {
 export function relativePath(root: AbsolutePath, target: AbsolutePath, rules: PathRules): string | undefined {
   if (!sameName(root.root, target.root, rules) || target.names.length <= root.names.length) return undefined
   for (let i = 0; i < root.names.length; i++) if (!sameName(root.names[i]!, target.names[i]!, rules)) return undefined
-  return target.names.slice(root.names.length).join('/')
+  return target.names.slice(root.names.length).join('/').normalize('NFC')
 }
 
 /** What two spellings of one file have in common: the path in NFC, case-folded where case is ignored. */
@@ -125,7 +129,7 @@ export function childOf(folder: AbsolutePath, name: string): AbsolutePath {
   return fold(folder.root, [...folder.names, name].join('/'), folder.root !== '/')
 }
 
-/** `.` and `..` folded, names in NFC; on Windows a name's trailing dots and spaces dropped, as Windows does. */
+/** `.` and `..` folded; on Windows a name's trailing dots and spaces dropped, as Windows does. */
 function fold(root: string, rest: string, windows: boolean): AbsolutePath {
   const names: string[] = []
   for (const name of rest.split('/')) {
@@ -133,12 +137,16 @@ function fold(root: string, rest: string, windows: boolean): AbsolutePath {
     if (name === '..') names.pop()
     else {
       const kept = windows ? name.replace(/[. ]+$/, '') : name
-      if (kept !== '') names.push(kept.normalize('NFC'))
+      if (kept !== '') names.push(kept)
     }
   }
   return { root, names }
 }
 
+/** Names compared in NFC, and without case where the rules say. */
 function sameName(a: string, b: string, rules: PathRules): boolean {
-  return a === b || (rules.ignoreCase && a.toLowerCase() === b.toLowerCase())
+  if (a === b) return true
+  const x = a.normalize('NFC')
+  const y = b.normalize('NFC')
+  return x === y || (rules.ignoreCase && x.toLowerCase() === y.toLowerCase())
 }
