@@ -118,9 +118,10 @@ describe('the recap across processes', () => {
   test('process two (the conversation moved) builds the context: the recap, once', { options, timeoutMs: 15_000 }, async ($, on) => {
     conv.pass(60_000)
     const world = conv.process(on, { sessionId: 'two' })
-    await startSession($)
-    expect(briefs(world)).toBe(0)
+    // Its first message's context is the first one built (startSession would build one).
+    await $.session.start({ cwd: PROJECT, surface: null, isInteractive: false })
     expect(await block($)).toStartWith('<hark-recap project="V-012">')
+    expect(briefs(world)).toBe(0)
     expect(await block($)).toStartWith('<hark-brief project="V-012">')
   })
 })

@@ -428,8 +428,21 @@ export function hark($: { command: { run: (e: { command: string; args: string; o
 export const sizes = new Map<string, number>()
 
 /** The session's first hooks, as Claude Code runs them at the start of a -p run. */
-export async function startSession($: { session: { start: (e: { cwd: string; surface: null; isInteractive: boolean }) => Promise<unknown> } }, cwd = PROJECT) {
+/**
+ * The session starts, and its first message's context is built: session.start settles without waiting on
+ * Hark (the brief comes in the background), and prompt.context waits for the brief, so once this resolves
+ * the start's requests are done, as they are by the time a person's first message goes out. A test of the
+ * start alone calls `$.session.start` itself.
+ */
+export async function startSession(
+  $: {
+    session: { start: (e: { cwd: string; surface: null; isInteractive: boolean }) => Promise<unknown> }
+    prompt: { context: (e: never) => Promise<unknown> }
+  },
+  cwd = PROJECT,
+) {
   await $.session.start({ cwd, surface: null, isInteractive: false })
+  await $.prompt.context({ blocks: [], instructionFiles: [] } as never)
 }
 
 /**

@@ -92,6 +92,8 @@ export class InMemoryHark {
   readonly toolModes = new Map<string, FakeMode>()
   /** The bearer token the fake accepts; anything else gets HTTP 401. */
   expectedKey: string
+  /** While set, every answer waits for it (a slow Hark; the request is recorded at once). */
+  hold: Promise<void> | undefined
 
   constructor(
     readonly venture: FakeVenture = seedVenture(),
@@ -124,6 +126,7 @@ export class InMemoryHark {
     const args = (params['arguments'] ?? {}) as Record<string, unknown>
     const meta = (params['_meta'] ?? {}) as Record<string, unknown>
     this.calls.push({ tool, arguments: args, headers, meta, body, id: message['id'] })
+    if (this.hold !== undefined) await this.hold
     const mode = this.toolModes.get(tool) ?? this.mode
     if (mode === 'hang') return new Promise<FakeHttpReply>(() => undefined)
     if (mode === 'unreachable') throw new Error(`HooksError: hark-memory: fetch(${url}) failed: ECONNREFUSED`)

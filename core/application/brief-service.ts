@@ -11,6 +11,7 @@ import type { Clock } from '../ports/clock.port'
 import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { ConversationState, ConversationStore } from './conversation-store'
+import { within } from './deadline'
 import type { Settings } from './settings'
 import type { StartState } from './start-session'
 
@@ -28,6 +29,22 @@ export class BriefService {
 
   get brief(): Brief | undefined {
     return this.state.brief
+  }
+
+  /**
+   * SPEC.md, session.start: the start's brief, got in the background so that the start never waits on
+   * Hark; the first message's context, the edit guard and the handoff wait for it (`firstBrief`).
+   */
+  beginFirst(get: () => Promise<unknown>): void {
+    this.state.begin(get().then(
+      () => undefined,
+      () => undefined,
+    ))
+  }
+
+  /** Waits for the start's brief at most `ms` (at exit, within the window). Never rejects. */
+  async firstBriefWithin(ms: number): Promise<void> {
+    await within(this.clock, ms, () => this.state.firstBrief())
   }
 
   /**
@@ -85,6 +102,7 @@ export class BriefService {
 export class BriefState {
   private latest: Brief | undefined
   private reached = false
+  private first: Promise<void> | undefined
 
   /** The last brief this conversation got (fetched, or reused from another process). */
   get brief(): Brief | undefined {
@@ -95,7 +113,19 @@ export class BriefState {
     return this.reached
   }
 
+  /**
+   * The start's brief (fetched, or reused from the store): resolves once it is in, or given up (the
+   * fetch's own 3 s limit); at once when none began. Never rejects.
+   */
+  firstBrief(): Promise<void> {
+    return this.first ?? Promise.resolve()
+  }
+
   /** @internal BriefService's own writes. */
+  begin(first: Promise<void>): void {
+    this.first = first
+  }
+  /** @internal */
   got(brief: Brief): void {
     this.latest = brief
     this.reached = true

@@ -149,7 +149,8 @@ export class GuardEdit {
    * 200 records costs milliseconds; checking a path against them, microseconds).
    */
   private async guard(): Promise<CompiledGuard> {
-    await this.refreshDecisions()
+    // The non-goals come with the start's brief; the decisions are fetched meanwhile.
+    await Promise.all([this.refreshDecisions(), this.briefs.firstBrief()])
     return this.state.guardFor(this.briefs.brief, (records) => compileGuard(records, this.compile))
   }
 

@@ -58,6 +58,9 @@ export class HandOff {
     const exiting = deadline !== undefined
     this.exiting = exiting
     const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
+    // A session that ends while the start's brief is still coming waits for it, within the window, so
+    // the Hark session it opens is closed by what follows (SPEC.md: session.end).
+    await this.briefs.firstBriefWithin(await this.timeLeft(deadline))
     // The latest merge of every process's record (a refused read leaves this process's own).
     await this.store.save(undefined, { waitMs })
     const view = this.conversation.view

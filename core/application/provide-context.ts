@@ -24,6 +24,7 @@ export class ProvideContext {
   /** The blocks with ours added (or replaced); unchanged when there is nothing to add. */
   async blocks(blocks: readonly ContextBlock[]): Promise<readonly ContextBlock[]> {
     const project = this.start.activeProject
+    if (project !== undefined) await this.briefs.firstBrief()
     const brief = this.briefs.brief
     if (project === undefined || brief === undefined) return blocks
     let text = renderBriefBlock(project.venture, brief)

@@ -146,6 +146,8 @@ export class StartSession {
     this.state.moveTo('unstarted')
     this.load.releasePlaceholder()
     await this.ensureStarted()
+    // The engine keeps the placeholder's first context (no brief in it) until told to build it again.
+    if (this.state.activeProject !== undefined) this.host.refreshContext()
   }
 
   private async start(cwd?: string): Promise<void> {
@@ -168,7 +170,8 @@ export class StartSession {
     }
     await this.loadConversation(project, rules)
     this.state.moveTo('active', { project })
-    await this.getBrief(project)
+    // The start does not wait on Hark: the brief comes in the background (issue 11; docs/engine.md).
+    this.briefs.beginFirst(() => this.getBrief(project))
   }
 
   private async isPlaceholder(): Promise<boolean> {

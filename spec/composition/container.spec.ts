@@ -118,7 +118,10 @@ describe('the conversation', () => {
   test('a started conversation is seen by later calls; after endConversation the next call starts a new one', async () => {
     const w = world()
     const first = w.call()
-    await w.app.useCases(first.ports).start.onSessionStart(ROOT)
+    const starting = w.app.useCases(first.ports)
+    await starting.start.onSessionStart(ROOT)
+    // The brief comes in the background, over the first call's ports; the first message's context waits for it.
+    await starting.context.blocks([])
     expect(first.said.some((l) => l.startsWith('status: Hark V-012'))).toBe(true)
     // A later call speaks through its own host, never the first call's.
     const second = w.call()

@@ -1,0 +1,52 @@
+// session.start never waits on Hark (issue 11; SPEC.md: session.start, prompt.context): it registers /hark,
+// finds the project and loads the conversation, starts the brief fetch and settles; the first message's
+// context waits for the brief. World: tests/world.ts; the fake Hark holds every answer while `hold` is set.
+import { describe, expect, test } from 'claude-code/testing'
+import { createWorld, PROJECT, WITH_KEY } from './world'
+
+const CONTEXT = { blocks: [], instructionFiles: [] } as never
+const start = { cwd: PROJECT, surface: null, isInteractive: false } as const
+const edit = (file_path: string) => ({ tool: 'Edit', file_path, old_string: 'a', new_string: 'b' }) as const
+
+describe('the start does not wait on Hark', () => {
+  test('session.start settles while Hark has not answered; the first message’s context waits for the brief', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    let answer: () => void = () => undefined
+    world.hark.hold = new Promise<void>((done) => (answer = done))
+    // Were the start to wait on Hark, this would never settle: the mock clock does not move by itself.
+    await $.session.start(start)
+    expect(world.commands).toEqual(['hark'])
+    expect(world.store.keysWith('c:')).toHaveLength(1)
+    expect(world.statuses).toEqual([])
+    const context = $.prompt.context(CONTEXT)
+    answer()
+    const out = (await context) as { blocks: { name: string; text: string }[] }
+    expect(out.blocks.find((b) => b.name === 'hark')?.text).toStartWith('<hark-brief project="V-012">')
+    expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
+    expect(world.statuses.at(-1)).toBe('Hark V-012 · Open · 2 need you')
+  })
+
+  test('the first edit waits for the brief’s non-goals too', WITH_KEY, async ($, on) => {
+    const world = createWorld(on, { answer: 'Stop' })
+    let answer: () => void = () => undefined
+    world.hark.hold = new Promise<void>((done) => (answer = done))
+    await $.session.start(start)
+    // The brief's non-goal "No mobile app this quarter" covers the mobile area.
+    const edited = $.tool.call(edit(`${PROJECT}/apps/mobile/app.ts`))
+    answer()
+    const out = await edited
+    expect('deny' in out && out.deny !== undefined).toBe(true)
+    expect(world.questions[0]?.question).toContain('No mobile app this quarter')
+  })
+
+  test('a session that ends before the brief came waits for it, then closes the Hark session it opened', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    let answer: () => void = () => undefined
+    world.hark.hold = new Promise<void>((done) => (answer = done))
+    await $.session.start(start)
+    const ending = $.session.end({ reason: 'other', sessionId: 'sess', resume: { id: 'sess' } })
+    answer()
+    await ending
+    expect(world.hark.calls.map((c) => c.tool)).toEqual(['get_agent_brief', 'close_session'])
+  })
+})
