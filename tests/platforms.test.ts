@@ -5,7 +5,7 @@
 // `platform` and `links`. V-012's decisions (fake Hark seed): d-1 "Raw SQL, no ORM (scope: src/db/**)",
 // d-2 "Migrations are plain .sql files" (paths *.sql), d-3 "Billing rounds half-even" (area billing).
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { Conversation, createWorld, KEY, PROJECT, startSession, type World, type WorldOptions } from './world'
+import { Conversation, createWorld, hark, KEY, PROJECT, startSession, type World, type WorldOptions } from './world'
 
 const options = { access_key: KEY }
 const T = { options, timeoutMs: 30_000 } as const
@@ -293,5 +293,58 @@ describe('found by review: a Write into new folders through a link, a folder nam
     expect(world.questions).toHaveLength(1)
     await end($)
     expect(handoff(world)['what_changed']).toBe('edited src/db/q.sql')
+  })
+})
+
+describe('found by the second review', () => {
+  test('Windows: a session in a network share is told apart from a folder without a project file; nothing is sent', T, async ($, on) => {
+    const world = createWorld(on, windows({ cwd: '\\\\nas\\dev\\shop', files: { '\\\\nas\\dev\\shop\\.hark\\project': 'V-012\n' } }))
+    await startSession($, '\\\\nas\\dev\\shop')
+    expect(world.logs).toHaveLength(1)
+    expect(world.logs[0]).toContain('network share')
+    const out = await hark($, '')
+    expect(out.text).toContain('drive letter')
+    expect(out.text).not.toContain('No Hark project file')
+    expect(world.hark.calls).toEqual([])
+    expect(world.fileReads).toEqual([])
+  })
+
+  test('Windows: a stream of a guarded file (q.sql::$DATA, q.sql:notes) is the file: asked, recorded as src/db/q.sql', T, async ($, on) => {
+    const world = createWorld(on, windows({ answer: 'Allow' }))
+    await startSession($, WIN_CWD)
+    await $.tool.call(edit(`${WIN_ROOT}\\src\\db\\q.sql::$DATA`))
+    expect(world.questions).toHaveLength(1)
+    await $.tool.call(edit(`${WIN_ROOT}\\src\\db\\q.sql:notes`))
+    await end($)
+    expect(handoff(world)['what_changed']).toBe('edited src/db/q.sql')
+  })
+
+  test('macOS: edits running in parallel through /tmp share one look-up of their folder', T, async ($, on) => {
+    const world = createWorld(on, macos())
+    await startSession($, MAC_ROOT)
+    const before = world.stats.length
+    await Promise.all(['a', 'b', 'c'].map((n) => $.tool.call(edit(`/tmp/shop/src/${n}.ts`))))
+    const asked = world.stats.slice(before).filter((s) => s.resolve && /\/src$/.test(s.path))
+    expect(asked).toHaveLength(1)
+  })
+
+  test('macOS: a Write deeper into folders a first Write made is still placed (a folder that led nowhere is asked again)', T, async ($, on) => {
+    const world = createWorld(on, macos({ answer: 'Allow' }))
+    await startSession($, MAC_ROOT)
+    await $.tool.call({ tool: 'Write', file_path: '/tmp/shop/src/db/new/index.sql', content: 'x' })
+    // The world learns the file the first Write made, as a disk would.
+    world.files.set('/private/tmp/shop/src/db/new/index.sql', 'x')
+    await $.tool.call({ tool: 'Write', file_path: '/tmp/shop/src/db/new/a/b/c/x.sql', content: 'y' })
+    await end($)
+    expect(handoff(world)['what_changed']).toBe('edited src/db/new/index.sql\nedited src/db/new/a/b/c/x.sql')
+  })
+
+  test('Linux: a name the handoff cannot carry (a backslash in it) is neither recorded nor claimed as work', T, async ($, on) => {
+    const world = createWorld(on, { platform: 'linux' })
+    await startSession($)
+    await $.tool.call(edit(`${PROJECT}/src/a\\b.ts`))
+    await end($)
+    expect(world.hark.callsTo('end_session')).toEqual([])
+    expect(world.hark.callsTo('close_session')).toHaveLength(1)
   })
 })

@@ -78,7 +78,7 @@ function filesOf($: EngineInterface): Files {
       () => undefined,
     ),
     realPath: (path) => $.fs.stat(path, { resolve: true }).then(
-      (stat) => (typeof stat.realPath === 'string' && stat.realPath !== '' ? stat.realPath : undefined),
+      (stat: { realPath?: unknown } | undefined) => (typeof stat?.realPath === 'string' && stat.realPath !== '' ? stat.realPath : undefined),
       () => undefined,
     ),
     size: (path) => $.fs.stat(path).then(

@@ -81,6 +81,9 @@ export class HarkCommand {
   }
 
   private setupText(): string {
+    if (this.start.idleReason === 'unplaced-folder') {
+      return 'This session runs in a network share or a device path, which the plugin does not read, so nothing is sent. Open the project through a drive letter (map the share) to use Hark.'
+    }
     const project = this.start.project
     if (this.start.idleReason === 'no-key' && project !== undefined) {
       return `Hark project ${project.venture} (from ${project.file}), but no access key is set, so nothing is sent.\n${KEY_HELP}`

@@ -10,6 +10,7 @@
  * for it); ProjectPaths alone changes it.
  */
 import { childOf, formatPath, pathKey, placePath, relativePath, type AbsolutePath, type PathRules } from '../domain/paths'
+import { isProjectRelative } from '../domain/project'
 import type { Files } from '../ports/files.port'
 import type { SessionInfo } from '../ports/session.port'
 
@@ -30,7 +31,8 @@ export interface ProjectPlace {
 /** The conversation's memory of paths. */
 export class PathState {
   private here: ProjectPlace | undefined
-  private readonly folders = new Map<string, AbsolutePath | null>()
+  /** Where folders land, or the look-up in flight (shared by edits running in parallel). */
+  private readonly folders = new Map<string, Promise<AbsolutePath | undefined>>()
   private readonly spellings = new Map<string, string>()
 
   get place(): ProjectPlace | undefined {
@@ -41,13 +43,19 @@ export class PathState {
   settle(place: ProjectPlace): void {
     this.here = place
   }
-  /** @internal Where a folder was found to land (`null`: nowhere, or unknown); undefined when never asked. */
-  folder(key: string): AbsolutePath | null | undefined {
-    return this.folders.get(key)
-  }
-  /** @internal */
-  noteFolder(key: string, real: AbsolutePath | null): void {
-    remember(this.folders, key, real)
+  /**
+   * @internal Where a folder lands, asked through `look` once per conversation; a folder that leads
+   * nowhere is asked again next time (a Write may have made it since).
+   */
+  landing(key: string, look: () => Promise<AbsolutePath | undefined>): Promise<AbsolutePath | undefined> {
+    const known = this.folders.get(key)
+    if (known !== undefined) return known
+    const asked = look().then((real) => {
+      if (real === undefined) this.folders.delete(key)
+      return real
+    })
+    remember(this.folders, key, asked)
+    return asked
   }
   /** @internal The spelling of `path` first seen in this conversation (case ignored where the rules say). */
   spellingOf(path: string, rules: PathRules): string {
@@ -96,7 +104,9 @@ export class ProjectPaths {
     const target = placePath(filePath, cwd, place.rules)
     if (target === undefined) return undefined
     const path = inside(place, target) ?? (await this.throughLinks(place, target))
-    return path === undefined ? undefined : this.state.spellingOf(path, place.rules)
+    // Only a path the store and the handoff take (no `\`, no drive-like first name, at most 1,000
+    // characters): a file recorded but never sent would make the handoff say less than was done.
+    return path === undefined || !isProjectRelative(path) ? undefined : this.state.spellingOf(path, place.rules)
   }
 
   /**
@@ -107,20 +117,18 @@ export class ProjectPaths {
   private async throughLinks(place: ProjectPlace, target: AbsolutePath): Promise<string | undefined> {
     for (let up = 1; up <= Math.min(LINK_SEARCH_DEPTH, target.names.length); up++) {
       const real = await this.landing({ root: target.root, names: target.names.slice(0, -up) }, place.rules)
-      if (real !== null) return inside(place, childOf(real, target.names.slice(-up).join('/')))
+      if (real !== undefined) return inside(place, childOf(real, target.names.slice(-up).join('/')))
     }
     return undefined
   }
 
-  /** Where `folder` lands (`null`: nowhere, or not said), asked once per conversation. */
-  private async landing(folder: AbsolutePath, rules: PathRules): Promise<AbsolutePath | null> {
-    const key = pathKey(formatPath(folder), rules)
-    const known = this.state.folder(key)
-    if (known !== undefined) return known
-    const landed = await this.files.realPath(formatPath(folder))
-    const real = (landed === undefined ? undefined : placePath(landed, '/', rules)) ?? null
-    this.state.noteFolder(key, real)
-    return real
+  /** Where `folder` lands (undefined: nowhere, or not said). */
+  private landing(folder: AbsolutePath, rules: PathRules): Promise<AbsolutePath | undefined> {
+    const spelled = formatPath(folder)
+    return this.state.landing(pathKey(spelled, rules), async () => {
+      const landed = await this.files.realPath(spelled)
+      return landed === undefined ? undefined : placePath(landed, '/', rules)
+    })
   }
 }
 

@@ -10,7 +10,8 @@
 import { briefFromText } from '../domain/brief'
 import { conversationKeyInput, conversationKeyOf } from '../domain/conversation/keys'
 import { canReuseBrief } from '../domain/conversation/prune'
-import { pathRules, type PathRules } from '../domain/paths'
+import { withoutControls } from '../domain/item'
+import { pathRules, placePath, type PathRules } from '../domain/paths'
 import { parseProjectFile, projectFileCandidates, projectRef, type ProjectRef } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
@@ -24,6 +25,12 @@ import { describeError } from './deadline'
 import type { Settings } from './settings'
 
 export const COMMAND_NAME = 'hark'
+
+/**
+ * Why the plugin is idle: no project file; no access key; or a session folder the plugin does not read
+ * (a network share or a device path, docs/guard.md).
+ */
+export type IdleReason = 'no-project' | 'no-key' | 'unplaced-folder'
 
 export type Phase =
   /** Nothing looked at yet. */
@@ -59,7 +66,7 @@ export class PluginLoad {
 /** One conversation's start: its phase, the project it found, and the start in progress. */
 export class StartState {
   private current: Phase = 'unstarted'
-  private reason: 'no-project' | 'no-key' | undefined
+  private reason: IdleReason | undefined
   private found: ProjectRef | undefined
   private starting: Promise<void> | undefined
 
@@ -67,7 +74,7 @@ export class StartState {
     return this.current
   }
   /** Why the plugin is idle, for /hark. */
-  get idleReason(): 'no-project' | 'no-key' | undefined {
+  get idleReason(): IdleReason | undefined {
     return this.reason
   }
   /** The project file found at start (also when idle for want of a key). */
@@ -89,7 +96,7 @@ export class StartState {
     return this.starting
   }
   /** @internal */
-  moveTo(phase: Phase, details: { project?: ProjectRef; reason?: 'no-project' | 'no-key' } = {}): void {
+  moveTo(phase: Phase, details: { project?: ProjectRef; reason?: IdleReason } = {}): void {
     this.current = phase
     if (details.project !== undefined) this.found = details.project
     if (details.reason !== undefined) this.reason = details.reason
@@ -157,6 +164,11 @@ export class StartSession {
     }
     const folder = cwd ?? (await this.session.cwd())
     const rules = pathRules(await this.session.platform().catch(() => undefined), folder)
+    if (placePath(folder, '/', rules) === undefined) {
+      this.state.moveTo('idle', { reason: 'unplaced-folder' })
+      this.host.log(`Hark: the session folder ${withoutControls(folder).slice(0, 200)} is a network share or a device path, which the plugin does not read, so nothing is sent. Open the project through a drive letter to use Hark.`)
+      return
+    }
     const project = await this.findProject(folder, rules)
     if (project === undefined) {
       this.state.moveTo('idle', { reason: 'no-project' })

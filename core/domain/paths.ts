@@ -55,9 +55,14 @@ export const MAX_PATH_LENGTH = 4_096
  */
 export function placePath(path: string, cwd: string, rules: PathRules): AbsolutePath | undefined {
   const placed = placeAny(path, cwd, rules)
-  // Bounded after joining too, and on Windows no name may hold a colon (`C:\W\D:\x`, `\??\C:\x`).
+  // Bounded after joining too, and on Windows no name may hold a colon (`C:\W\D:\x`, `\??\C:\x`) but
+  // the file's own: `q.sql:notes` and `q.sql::$DATA` are streams of `q.sql`, and writing one writes to it.
   if (placed === undefined || formatPath(placed).length > MAX_PATH_LENGTH) return undefined
-  return rules.windows && placed.names.some((name) => name.includes(':')) ? undefined : placed
+  if (!rules.windows || placed.names.length === 0) return placed
+  const last = placed.names.at(-1) ?? ''
+  const file = last.includes(':') ? last.slice(0, last.indexOf(':')) : last
+  const names = [...placed.names.slice(0, -1), file]
+  return file === '' || names.some((name) => name.includes(':')) ? undefined : { root: placed.root, names }
 }
 
 function placeAny(path: string, cwd: string, rules: PathRules): AbsolutePath | undefined {

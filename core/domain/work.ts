@@ -56,13 +56,15 @@ export function workOf(entries: Iterable<WorkEntry>): Work {
  */
 export function oneSpellingPerFile(work: Work, key: (path: string) => string): Work {
   const seen = new Set<string>()
-  const files = work.files.filter((path) => {
+  const files: string[] = []
+  for (const path of work.files) {
     const k = key(path)
-    if (seen.has(k)) return false
+    if (seen.has(k)) continue
     seen.add(k)
-    return true
-  })
-  return files.length === work.files.length ? work : { ...work, files }
+    // Sent in NFC whoever wrote it (another process, another program writing the store).
+    files.push(path.normalize('NFC'))
+  }
+  return { ...work, files }
 }
 
 /** SPEC.md: a session with no edits, commits or test runs writes no handoff (a link alone is not work). */

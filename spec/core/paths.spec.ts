@@ -451,9 +451,17 @@ describe('spellings Windows itself refuses or rewrites', () => {
     ['C:\\W\\D:\\x', 'a drive inside a path'],
     ['/C:/x', 'a file: URL path'],
     ['\\??\\C:\\x', 'an NT object path'],
-    ['C:\\W\\a:b.txt', 'a colon in a name (an alternate data stream)'],
+    ['C:\\W\\:b.txt', 'a stream of no file'],
   ])('%s (%s) is not placed', (path) => {
     expect(placePath(path, CWD.windows, RULES.windows)).toBeUndefined()
+  })
+
+  test.each([
+    ['C:\\Work\\Shop\\src\\db\\q.sql::$DATA'],
+    ['C:\\Work\\Shop\\src\\db\\q.sql:notes'],
+    ['C:\\Work\\Shop\\src\\db\\q.sql:notes:$DATA'],
+  ])('%s is a stream of q.sql: writing it writes the file', (path) => {
+    expect(placePath(path, CWD.windows, RULES.windows)).toEqual({ root: 'C:/', names: ['Work', 'Shop', 'src', 'db', 'q.sql'] })
   })
 
   test('a colon is an ordinary character of a name elsewhere', () => {
