@@ -339,10 +339,11 @@ describe('found by the second review', () => {
     expect(handoff(world)['what_changed']).toBe('edited src/db/new/index.sql\nedited src/db/new/a/b/c/x.sql')
   })
 
-  test('Linux: a name the handoff cannot carry (a backslash in it) is neither recorded nor claimed as work', T, async ($, on) => {
-    const world = createWorld(on, { platform: 'linux' })
+  test('Linux: a name the handoff cannot carry (a backslash in it) is guarded, but neither recorded nor claimed as work', T, async ($, on) => {
+    const world = createWorld(on, { platform: 'linux', answer: 'Allow' })
     await startSession($)
-    await $.tool.call(edit(`${PROJECT}/src/a\\b.ts`))
+    await $.tool.call(edit(`${PROJECT}/src/db/a\\b.sql`))
+    expect(world.questions).toHaveLength(1)
     await end($)
     expect(world.hark.callsTo('end_session')).toEqual([])
     expect(world.hark.callsTo('close_session')).toHaveLength(1)

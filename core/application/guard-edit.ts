@@ -15,7 +15,7 @@ import type { GlobCompiler } from '../domain/guard/glob'
 import { guardQuestion, stopReason } from '../domain/guard/question'
 import { parseNonGoals, type GuardRecord } from '../domain/guard/records'
 import { withoutControls } from '../domain/item'
-import type { Venture } from '../domain/project'
+import { isProjectRelative, type Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
@@ -131,7 +131,9 @@ export class GuardEdit {
   /** After a successful edit: record the file's path, relative to the project. */
   async after(filePath: string): Promise<void> {
     const path = await this.pathInProject(filePath)
-    if (path === undefined) return
+    // Only a path the store and the handoff take (no `\`, no drive-like first name, at most 1,000
+    // characters): a file recorded but never sent would make the handoff say less than was done.
+    if (path === undefined || !isProjectRelative(path)) return
     const session = this.conversation.open?.sessionId
     await this.store.save((record, { now }) => {
       const out = addEntry(record, { kind: 'file', path }, now)

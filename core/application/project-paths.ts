@@ -10,7 +10,6 @@
  * for it); ProjectPaths alone changes it.
  */
 import { childOf, formatPath, pathKey, placePath, relativePath, type AbsolutePath, type PathRules } from '../domain/paths'
-import { isProjectRelative } from '../domain/project'
 import type { Files } from '../ports/files.port'
 import type { SessionInfo } from '../ports/session.port'
 
@@ -104,9 +103,7 @@ export class ProjectPaths {
     const target = placePath(filePath, cwd, place.rules)
     if (target === undefined) return undefined
     const path = inside(place, target) ?? (await this.throughLinks(place, target))
-    // Only a path the store and the handoff take (no `\`, no drive-like first name, at most 1,000
-    // characters): a file recorded but never sent would make the handoff say less than was done.
-    return path === undefined || !isProjectRelative(path) ? undefined : this.state.spellingOf(path, place.rules)
+    return path === undefined ? undefined : this.state.spellingOf(path, place.rules)
   }
 
   /**
