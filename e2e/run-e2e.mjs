@@ -16,13 +16,13 @@ import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { REPO_DIR, runSession } from './lib/session.mjs'
-import { faultChecks, sessionChecks } from './lib/inspect.mjs'
+import { briefBlock, faultChecks, sessionChecks } from './lib/inspect.mjs'
 
 const { values: opt } = parseArgs({
   options: {
     'plugin-dir': { type: 'string', default: process.env.HARK_PLUGIN_DIR ?? REPO_DIR },
     repo: { type: 'string', default: REPO_DIR },
-    only: { type: 'string', default: 'session,fault,install' },
+    only: { type: 'string', default: 'session,placeholder,fault,install' },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -38,6 +38,22 @@ const tests = {
   },
 
   // (b) Hark answers 500 to every POST: judged by what SPEC.md promises for a failing Hark (the demo's --fail verdict).
+  // The agent view's empty placeholder (CLAUDE_BG_SOURCE=spare) whose first task is this run's prompt: the
+  // engine builds the first message's context before the task's prompt.submit, so the brief goes with the
+  // prompt as context (docs/engine.md, "A $ call outlives its hook").
+  async placeholder() {
+    const run = await runSession({ dir: path.join(base, 'placeholder'), pluginDir, env: { CLAUDE_BG_SOURCE: 'spare' } })
+    const brief = briefBlock(run)
+    const tools = run.harkLog.map((r) => r.tool)
+    return {
+      run,
+      checks: [
+        { name: 'the first task\'s first model request carries <hark-brief project="V-012">', ok: brief?.startsWith('<hark-brief project="V-012">') === true, detail: brief === undefined ? 'no <hark-brief> block in any model request' : brief.slice(0, 80) },
+        { name: 'one get_agent_brief, after the task arrived', ok: tools.filter((t) => t === 'get_agent_brief').length === 1, detail: tools.join(', ') },
+      ],
+    }
+  },
+
   async fault() {
     const run = await runSession({ dir: path.join(base, 'fault-http500'), pluginDir, fail: 'http500' })
     return { run, checks: faultChecks(run) }

@@ -271,16 +271,18 @@ describe('the agent view’s empty placeholder (CLAUDE_BG_SOURCE=spare, no turn 
     const before = await $.prompt.context(CONTEXT)
     expect(before.blocks.some((b) => b.name === 'hark')).toBe(false)
     expect(world.store.writes).toEqual([])
-    // The first task: the plugin starts, and has the engine build the first message's context again (it
-    // keeps the placeholder's, which has no brief, until told), and that build waits for the brief.
+    // The first task: the plugin starts, and the brief goes with the task's prompt as context the person
+    // does not see (the engine keeps the placeholder's first context, built without it, for this message).
     world.turns = 1
-    expect(world.invalidated).toEqual([])
-    await prompt($)
-    expect(world.invalidated).toEqual(['prompt.context'])
-    expect(world.store.keysWith('c:')).toHaveLength(1)
-    const after = await $.prompt.context(CONTEXT)
-    expect(after.blocks.find((b) => b.name === 'hark')?.text).toStartWith('<hark-brief project="V-012">')
+    const submitted = (await prompt($)) as { text: string; context?: readonly string[] }
+    expect(submitted.text).toBe('go on')
+    expect(submitted.context).toHaveLength(1)
+    expect(submitted.context?.[0]).toStartWith('<hark-brief project="V-012">')
     expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
+    expect(world.store.keysWith('c:')).toHaveLength(1)
+    // Only the first task's prompt carries it.
+    const second = (await prompt($)) as { context?: readonly string[] }
+    expect(second.context).toBeUndefined()
   })
 
   test('a placeholder that already had a turn (a reload) starts at once', { options, timeoutMs: 15_000 }, async ($, on) => {

@@ -254,7 +254,7 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
   // The engine's own answers to the events the plugin hooks.
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
   on('prompt.context', (_$, e) => ({ blocks: e.blocks }))
-  on('prompt.submit', (_$, e) => ({ text: e.text, origin: e.origin }))
+  on('prompt.submit', (_$, e) => ({ text: e.text, origin: e.origin, ...(e.context === undefined ? {} : { context: e.context }) }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
   on('classic.SessionEnd', () => ({}))

@@ -49,11 +49,13 @@ export async function onPromptContext(app: Application, $: EngineInterface, e: P
 }
 
 export async function onPromptSubmit(app: Application, $: EngineInterface, e: PromptSubmitInput, next: Next<'prompt.submit'>) {
-  await guarded($, app, 'prompt.submit', undefined, async (uc) => {
+  const brief = await guarded($, app, 'prompt.submit', undefined, async (uc) => {
     await uc.start.forPerson()
     await uc.prompt.run()
+    return uc.start.takeOwedBrief() ? uc.context.briefForFirstTask() : undefined
   })
-  return next(e)
+  // The prompt is never changed: the brief goes beside it, as context the person does not see.
+  return brief === undefined ? next(e) : next({ ...e, context: [...(e.context ?? []), brief] })
 }
 
 export async function onCompact(app: Application, $: EngineInterface, e: SessionCompactInput, next: Next<'session.compact'>) {

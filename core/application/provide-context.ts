@@ -21,6 +21,19 @@ export class ProvideContext {
     private readonly store: ConversationStore,
   ) {}
 
+  /**
+   * The brief block for the placeholder's first task (SPEC.md: prompt.submit, "lets the first real task
+   * get the brief"): its context was built while it was a placeholder, so the brief goes with the task's
+   * prompt as context the person does not see. Undefined when there is no brief.
+   */
+  async briefForFirstTask(): Promise<string | undefined> {
+    const project = this.start.activeProject
+    if (project === undefined) return undefined
+    await this.briefs.firstBrief()
+    const brief = this.briefs.brief
+    return brief === undefined ? undefined : renderBriefBlock(project.venture, brief)
+  }
+
   /** The blocks with ours added (or replaced); unchanged when there is nothing to add. */
   async blocks(blocks: readonly ContextBlock[]): Promise<readonly ContextBlock[]> {
     const project = this.start.activeProject

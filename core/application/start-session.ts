@@ -69,6 +69,7 @@ export class StartState {
   private reason: IdleReason | undefined
   private found: ProjectRef | undefined
   private starting: Promise<void> | undefined
+  private owed = false
 
   get phase(): Phase {
     return this.current
@@ -91,6 +92,16 @@ export class StartState {
   }
 
   /** @internal StartSession's own writes. */
+  oweBrief(): void {
+    this.owed = true
+  }
+  /** @internal */
+  takeOwedBrief(): boolean {
+    const owed = this.owed
+    this.owed = false
+    return owed
+  }
+  /** @internal */
   begin(run: () => Promise<void>): Promise<void> {
     this.starting ??= run()
     return this.starting
@@ -146,15 +157,21 @@ export class StartSession {
 
   /**
    * A person's turn (a prompt, or /hark): in the agent view's placeholder, the first real task starts
-   * the plugin for real (SPEC.md: prompt.submit); otherwise the usual start.
+   * the plugin for real (SPEC.md: prompt.submit); otherwise the usual start. The placeholder's first
+   * message context was built without the brief, and the engine does not build it again for that message
+   * (docs/engine.md), so the first task's prompt owes the brief (`takeOwedBrief`).
    */
   async forPerson(): Promise<void> {
     if (this.state.phase !== 'placeholder') return this.ensureStarted()
     this.state.moveTo('unstarted')
+    this.state.oweBrief()
     this.load.releasePlaceholder()
     await this.ensureStarted()
-    // The engine keeps the placeholder's first context (no brief in it) until told to build it again.
-    if (this.state.activeProject !== undefined) this.host.refreshContext()
+  }
+
+  /** Whether this prompt is the first since the placeholder was released (asked once: true at most once). */
+  takeOwedBrief(): boolean {
+    return this.state.takeOwedBrief()
   }
 
   private async start(cwd?: string): Promise<void> {

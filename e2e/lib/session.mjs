@@ -125,6 +125,7 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
  *   scenario    scenario file (default scenarios/session.json)
  *   extraPluginDirs  more --plugin-dir folders (e.g. the Bash probe)
  *   extraArgs   more claude arguments
+ *   env         more environment variables for the engine (e.g. CLAUDE_BG_SOURCE)
  * Resolves { dir, files, rc, wallS, stdout, stderr, harkLog, modelLog, ... }.
  */
 export async function runSession(o = {}) {
@@ -163,7 +164,7 @@ export async function runSession(o = {}) {
     stops.push(proxy.close)
     const model = await startFakeModel({ scenario, dir, ttlS })
     stops.push(model.close)
-    const env = engineEnv({ home, modelPort: model.port, proxyPort: proxy.port, caFile: files.ca })
+    const env = { ...engineEnv({ home, modelPort: model.port, proxyPort: proxy.port, caFile: files.ca }), ...(o.env ?? {}) }
 
     const key = o.key ?? ACCESS_KEY
     const pluginArgs = []
