@@ -8,6 +8,7 @@
 //                      folder `npm run` was typed in (INIT_CWD), else the current folder
 //   --fail MODE        http500 | rpc-error | tool-error | hang        (or FAKE_HARK_FAIL)
 //   --hang-s S         mode hang: drop each unanswered request after S seconds (default 5; 0 = never)
+//   --delay-ms N       answer every request N ms late (a slow Hark; default 0)
 //   --key KEY          the access key it expects                     (or FAKE_HARK_KEY; default: the e2e key)
 //   --fixture FILE     the project it serves                         (default e2e/fixtures/venture.json)
 //   --pass-through     tunnel CONNECTs to other hosts instead of refusing them (to use the real model API)
@@ -29,6 +30,7 @@ const { values: opt } = parseArgs({
     scenario: { type: 'string' },
     fail: { type: 'string', default: process.env.FAKE_HARK_FAIL || undefined },
     'hang-s': { type: 'string', default: String(HANG_S) },
+    'delay-ms': { type: 'string', default: '0' },
     key: { type: 'string', default: process.env.FAKE_HARK_KEY ?? ACCESS_KEY },
     fixture: { type: 'string', default: FIXTURE },
     'pass-through': { type: 'boolean', default: false },
@@ -69,7 +71,7 @@ fs.writeFileSync(files.ca, ca.certPem)
 // Options reach a --plugin-dir plugin from settings' pluginConfigs; --settings keeps the person's own settings untouched.
 fs.writeFileSync(files.settings, JSON.stringify({ pluginConfigs: { 'hark-memory': { options: { access_key: opt.key } } } }, null, 2) + '\n')
 
-const hark = await startFakeHark({ fixture: input(opt.fixture), key: opt.key, fail: opt.fail, hangS: Number(opt['hang-s']), logFile: files.log, jsonResponse: opt['json-response'], port: Number(opt.port), ttlS })
+const hark = await startFakeHark({ fixture: input(opt.fixture), key: opt.key, fail: opt.fail, hangS: Number(opt['hang-s']), delayMs: Number(opt['delay-ms']), logFile: files.log, jsonResponse: opt['json-response'], port: Number(opt.port), ttlS })
 const proxyLog = (e) => fs.appendFileSync(files.proxy, JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n')
 const proxy = await startTlsProxy({ ca, targetPort: hark.port, log: proxyLog, passThrough: opt['pass-through'], port: Number(opt['proxy-port']), ttlS })
 const model = opt.scenario ? await startFakeModel({ scenario: loadScenario(input(opt.scenario), { PROJECT_DIR: projectDir }), dir, ttlS }) : undefined

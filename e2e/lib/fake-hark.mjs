@@ -5,7 +5,7 @@
 //
 // Failure modes, one per run: http500 (every POST answers HTTP 500), rpc-error (a JSON-RPC error message),
 // tool-error (an MCP result with isError: true), hang (answers nothing; drops the connection after `hangS`
-// seconds, or never when hangS is 0).
+// seconds, or never when hangS is 0). `delayMs` makes every answer that many ms late (a slow Hark, for the bench).
 import http from 'node:http'
 import fs from 'node:fs'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -92,9 +92,10 @@ const rpcError = (res, status, id, code, message, extra = {}) =>
  *                             The plugin gives up after 3 s; the engine holds an abandoned $.http.fetch open
  *                             until it settles (30 s at most) and a -p run does not exit before that, so the
  *                             e2e runs drop it after a few seconds.
+ * @param {number} [o.delayMs] wait this long after a request arrives before answering it (default 0)
  * @returns {Promise<{port: number, project: object, close: () => Promise<void>}>}
  */
-export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse = false, port = 0, ttlS = 300, hangS = 0 }) {
+export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse = false, port = 0, ttlS = 300, hangS = 0, delayMs = 0 }) {
   if (fail && !FAILURES.includes(fail)) throw new Error(`unknown failure mode ${fail}; one of ${FAILURES.join(', ')}`)
   const project = loadProject(fixture)
   const table = tools(project)
@@ -102,6 +103,7 @@ export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse 
   const log = (entry) => { if (logFile) fs.appendFileSync(logFile, JSON.stringify({ t: new Date().toISOString(), ...entry }) + '\n') }
 
   const server = http.createServer(async (req, res) => {
+    const receivedAt = new Date().toISOString() // when the request reached the fake (the log's t is when it was answered)
     const raw = await readBody(req).catch(() => '')
     let msg
     try { msg = raw ? JSON.parse(raw) : undefined } catch { msg = undefined }
@@ -109,6 +111,7 @@ export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse 
     const bearer = auth.startsWith('Bearer ') ? auth.slice(7) : undefined
     const entry = {
       n: ++n,
+      receivedAt,
       http: `${req.method} ${req.url}`,
       host: req.headers.host,
       method: msg?.method,
@@ -135,6 +138,7 @@ export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse 
       log({ ...entry, outcome, payload, status: res.statusCode, reply: reply.slice(0, 2000) })
     })
 
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
     if (req.method !== 'POST' || req.url !== '/mcp') {
       outcome = 'not-found'
       return res.writeHead(404, { 'content-type': 'text/plain' }).end('fake hark: POST /mcp only\n')

@@ -122,10 +122,13 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
  *   fail        a fake-Hark failure mode (http500, rpc-error, tool-error, hang)
  *   hangS       mode hang: the fake drops each unanswered request after this many seconds (default HANG_S;
  *               0 = never, and then the run waits ~30 s for the engine to give up on the abandoned fetches)
+ *   delayMs     the fake Hark answers every request this many ms late (default 0)
  *   scenario    scenario file (default scenarios/session.json)
  *   extraPluginDirs  more --plugin-dir folders (e.g. the Bash probe)
  *   extraArgs   more claude arguments
  *   env         more environment variables for the engine (e.g. CLAUDE_BG_SOURCE)
+ *   beforeClaude  called with the run's files just before claude starts (the home and project exist); may
+ *               return a function, called once claude has exited (the bench watches the store this way)
  * Resolves { dir, files, rc, wallS, stdout, stderr, harkLog, modelLog, ... }.
  */
 export async function runSession(o = {}) {
@@ -157,7 +160,7 @@ export async function runSession(o = {}) {
   const stops = []
   let result
   try {
-    const hark = await startFakeHark({ fixture: o.fixture ?? FIXTURE, key: ACCESS_KEY, fail: o.fail, hangS: o.hangS ?? HANG_S, logFile: files.hark, ttlS })
+    const hark = await startFakeHark({ fixture: o.fixture ?? FIXTURE, key: ACCESS_KEY, fail: o.fail, hangS: o.hangS ?? HANG_S, delayMs: o.delayMs ?? 0, logFile: files.hark, ttlS })
     stops.push(hark.close)
     const proxyLog = (e) => fs.appendFileSync(files.proxy, JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n')
     const proxy = await startTlsProxy({ ca, targetPort: hark.port, log: proxyLog, ttlS })
@@ -187,7 +190,9 @@ export async function runSession(o = {}) {
       '--debug-file', files.debug,
       ...(o.extraArgs ?? []),
     ]
+    const after = await o.beforeClaude?.(files)
     const session = await run(claudeBin(), args, { cwd: proj, env, timeoutS: o.timeoutS ?? 90 })
+    await after?.()
     fs.writeFileSync(files.stdout, session.stdout)
     fs.writeFileSync(files.stderr, session.stderr)
     result = { dir, files, install, fixture: o.fixture ?? FIXTURE, fail: o.fail, hangS: o.hangS ?? HANG_S, rc: session.rc, claudeWallS: session.wallS }

@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+// npm run bench [-- options]: the plugin in real sessions, against a floor. Runs the scripted session of
+// `npm run demo` (real `claude -p`, scripted model, fake Hark behind the TLS proxy, scratch HOME) N times with
+// the plugin and N times with e2e/passthrough-plugin (the same events and matchers, each hook only calling
+// next(e)), alternating, one at a time. Prints per event each one's median own time and the plugin's overhead
+// above the floor; the module load; Hark's requests; the store's writes and bytes; when end_session reached
+// Hark after session.end began; and the targets of issue 11 against those figures. Asserts nothing.
+//
+//   node scripts/bench-session.mjs [runs] [--runs N] [--delay-ms N] [--json] [--plugin-dir DIR] [--keep]
+//
+//   runs / --runs N   sessions of each plugin (default 7), after one of each to warm up (--warmup N)
+//   --delay-ms N      the fake Hark answers every request N ms late
+//   --json            print the results as JSON (every run, and the summary) instead of the table
+//   --plugin-dir DIR  bench another checkout's plugin (the floor stays this repository's pass-through)
+//   --keep            keep each run's folder (debug.log, hark.jsonl, home/, …) under $TMPDIR/hark-bench-*
+//   --from FILE       print the table of an earlier --json output instead of running
+//
+// Own time, per hook call: the engine's `hooks module <label> <event> settled in X ms (…, next() included)`
+// less what the same log shows was spent beneath the hook (other plugins' hook calls, the tool run with its
+// permission decision). See e2e/lib/timings.mjs for the lines read, and docs/performance.md for how to read
+// the figures.
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { E2E_DIR, REPO_DIR, runSession } from '../e2e/lib/session.mjs'
+import { engineVersion, pluginVersion } from '../e2e/lib/inspect.mjs'
+import { changedFields, debugLines, keyKind, moduleLoad, ownTimes, round, storeSets, toolUses, watchStore } from '../e2e/lib/timings.mjs'
+
+const { values: opt, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: 'string' },
+    warmup: { type: 'string', default: '1' },
+    'delay-ms': { type: 'string', default: '0' },
+    json: { type: 'boolean', default: false },
+    'plugin-dir': { type: 'string', default: REPO_DIR },
+    'floor-dir': { type: 'string', default: path.join(E2E_DIR, 'passthrough-plugin') },
+    keep: { type: 'boolean', default: false },
+    from: { type: 'string' },
+  },
+})
+const whole = (name, text, min) => {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < min) {
+    console.error(`${name} must be a whole number ≥ ${min}, not ${text}`)
+    process.exit(2)
+  }
+  return n
+}
+const runs = whole('runs', opt.runs ?? positionals[0] ?? '7', 1)
+const warmup = whole('--warmup', opt.warmup, 0)
+const delayMs = whole('--delay-ms', opt['delay-ms'], 0)
+const pluginDir = path.resolve(opt['plugin-dir'])
+const floorDir = path.resolve(opt['floor-dir'])
+const base = opt.from ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'hark-bench-'))
+const progress = (text) => process.stderr.write(`${text}\n`)
+
+/** One session, read: the plugin's hook calls with own times, its load, Hark's requests, the store's writes. */
+async function session(kind, dir, i) {
+  const folder = path.join(base, `${String(i).padStart(2, '0')}-${kind}`)
+  let store = { writes: 0, snapshots: [] }
+  const run = await runSession({
+    dir: folder,
+    pluginDir: dir,
+    delayMs,
+    beforeClaude: (files) => {
+      const stop = watchStore(path.join(files.home, '.claude', 'plugins', 'store'))
+      // claude has exited: let the last file events arrive, then stop watching
+      return () => new Promise((resolve) => setTimeout(resolve, 50)).then(() => { store = stop() })
+    },
+  })
+  const lines = debugLines(run.debug)
+  const load = moduleLoad(lines)
+  const label = load?.label ?? 'hark-memory@inline'
+  const hooks = ownTimes(lines, label, toolUses(run.events, run.files.project))
+  const at = (name) => hooks.find((h) => h.name === name)
+  const requests = run.harkLog.map((r) => ({ tool: r.tool ?? r.method ?? r.http, outcome: r.outcome, receivedAt: Date.parse(r.receivedAt ?? r.t) }))
+  const end = requests.find((r) => r.tool === 'end_session')
+  const sessionEnd = at('session.end')
+  const exitStart = at('classic.SessionEnd') ?? sessionEnd
+  // Each logged set, with the state the store file held after it when the watcher saw every write.
+  const sets = storeSets(lines, label)
+  const complete = store.snapshots.length === sets.length && store.writes === sets.length
+  const writes = sets.map((s, n) => {
+    const hook = hooks.find((h) => s.t >= h.start && s.t <= h.end) ?? [...hooks].reverse().find((h) => h.end < s.t)
+    const within = hook !== undefined && s.t <= hook.end
+    const snap = complete ? store.snapshots[n] : undefined
+    const changed = complete ? changedFields(store.snapshots[n - 1]?.value, snap.value, s.key) : undefined
+    return { at: s.t, hook: hook ? (within ? hook.name : `after ${hook.name}`) : '?', key: keyKind(s.key), changed, bytes: snap?.bytes }
+  })
+  const result = {
+    kind,
+    dir: folder,
+    rc: run.rc,
+    claudeS: round(run.claudeWallS, 2),
+    loaded: load !== undefined,
+    loadMs: load?.ms,
+    hooks: hooks.map(({ start, end: stop, ...h }) => h),
+    ownTotalMs: round(hooks.reduce((sum, h) => sum + h.ownMs, 0)),
+    hark: requests.map((r) => r.tool),
+    store: {
+      sets: sets.length,
+      writes: store.writes,
+      watched: store.snapshots.length,
+      bytesWritten: complete ? store.snapshots.reduce((sum, s) => sum + s.bytes, 0) : undefined,
+      finalBytes: store.snapshots.at(-1)?.bytes ?? 0,
+      list: writes,
+    },
+    endSession: end && sessionEnd ? { afterSessionEndMs: round(end.receivedAt - sessionEnd.start), afterExitStartMs: round(end.receivedAt - exitStart.start) } : undefined,
+  }
+  if (!opt.keep) fs.rmSync(folder, { recursive: true, force: true })
+  return result
+}
+
+const median = (xs) => {
+  const v = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b)
+  if (v.length === 0) return undefined
+  const m = Math.floor(v.length / 2)
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2
+}
+const range = (xs) => {
+  const v = xs.filter((x) => typeof x === 'number')
+  return v.length ? [Math.min(...v), Math.max(...v)] : undefined
+}
+
+/** Runs the sessions, alternating plugin and floor, and reads them: { …what was run, summary, targets, runs }. */
+async function measure() {
+  const load0 = os.loadavg()
+  const started = Date.now()
+  const sides = [['plugin', pluginDir], ['floor', floorDir]]
+  const all = { plugin: [], floor: [] }
+  const total = (warmup + runs) * 2
+  let n = 0
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const [kind, dir] of sides) {
+      n++
+      const r = await session(kind, dir, n)
+      const what = i < warmup ? 'warm-up, not counted' : `own ${r.ownTotalMs} ms over ${r.hooks.length} hook calls`
+      progress(`  ${String(n).padStart(2)}/${total} ${kind.padEnd(6)} claude ${r.claudeS.toFixed(1)} s, ${what}${r.rc === 0 && r.loaded ? '' : `  (rc ${r.rc}, ${r.loaded ? 'loaded' : 'NOT LOADED'})`}`)
+      if (i >= warmup) all[kind].push(r)
+    }
+  }
+  const load1 = os.loadavg()
+
+  // Per event, in the session's order: each side's median own and settle times, and the overhead.
+  const names = []
+  for (const r of [...all.plugin, ...all.floor]) for (const h of r.hooks) if (!names.includes(h.name)) names.push(h.name)
+  const times = (kind, name, field) => all[kind].map((r) => r.hooks.find((h) => h.name === name)?.[field])
+  const events = names.map((name) => {
+    const own = { plugin: median(times('plugin', name, 'ownMs')), floor: median(times('floor', name, 'ownMs')) }
+    const settle = { plugin: median(times('plugin', name, 'settleMs')), floor: median(times('floor', name, 'settleMs')) }
+    const waits = median(times('plugin', name, 'harkRequests')) ?? 0
+    const harkMs = median(times('plugin', name, 'harkMs'))
+    return {
+      name,
+      own,
+      ownRange: { plugin: range(times('plugin', name, 'ownMs')), floor: range(times('floor', name, 'ownMs')) },
+      settle,
+      overheadMs: own.plugin !== undefined && own.floor !== undefined ? round(own.plugin - own.floor) : undefined,
+      settleOverheadMs: settle.plugin !== undefined && settle.floor !== undefined ? round(settle.plugin - settle.floor) : undefined,
+      harkRequests: waits,
+      harkMs,
+    }
+  })
+  const sum = (xs) => round(xs.reduce((s, x) => s + (x ?? 0), 0))
+  const counts = (list) => Object.entries(list.reduce((m, t) => ({ ...m, [t]: (m[t] ?? 0) + 1 }), {})).map(([t, c]) => `${t} ${c}`).join(', ')
+  const harkSets = [...new Set(all.plugin.map((r) => counts(r.hark)))]
+  const sample = all.plugin.find((r) => r.store.list.every((w) => w.changed !== undefined)) ?? all.plugin.at(-1)
+  // A write that changes nothing: the value differs from the one before it in savedAt (the write's own time) alone.
+  const idle = (w) => w.changed !== undefined && w.changed.every((f) => f === 'savedAt')
+  const summary = {
+    events,
+    ownTotalMs: { plugin: sum(events.map((e) => e.own.plugin)), floor: sum(events.map((e) => e.own.floor)) },
+    ownTotalPerRunMs: { plugin: median(all.plugin.map((r) => r.ownTotalMs)), floor: median(all.floor.map((r) => r.ownTotalMs)) },
+    overheadTotalMs: sum(events.map((e) => e.overheadMs)),
+    loadMs: { plugin: median(all.plugin.map((r) => r.loadMs)), floor: median(all.floor.map((r) => r.loadMs)) },
+    loadRange: { plugin: range(all.plugin.map((r) => r.loadMs)), floor: range(all.floor.map((r) => r.loadMs)) },
+    hark: { plugin: harkSets, floor: [...new Set(all.floor.map((r) => counts(r.hark)))] },
+    store: {
+      writes: median(all.plugin.map((r) => r.store.writes)),
+      sets: median(all.plugin.map((r) => r.store.sets)),
+      bytesWritten: median(all.plugin.map((r) => r.store.bytesWritten)),
+      finalBytes: median(all.plugin.map((r) => r.store.finalBytes)),
+      fullyWatched: all.plugin.filter((r) => r.store.list.every((w) => w.changed !== undefined)).length,
+      unchanged: median(all.plugin.filter((r) => r.store.list.every((w) => w.changed !== undefined)).map((r) => r.store.list.filter(idle).length)),
+      floorWrites: median(all.floor.map((r) => r.store.writes)),
+      list: sample?.store.list ?? [],
+      listFrom: sample ? path.basename(sample.dir) : undefined,
+    },
+    endSession: {
+      afterSessionEndMs: median(all.plugin.map((r) => r.endSession?.afterSessionEndMs)),
+      afterSessionEndRange: range(all.plugin.map((r) => r.endSession?.afterSessionEndMs)),
+      afterExitStartMs: median(all.plugin.map((r) => r.endSession?.afterExitStartMs)),
+      reached: all.plugin.filter((r) => r.endSession !== undefined).length,
+    },
+  }
+  const start = events.find((e) => e.name === 'session.start')
+  const over25 = events.filter((e) => (e.overheadMs ?? 0) > 25)
+  const targets = [
+    { target: 'session.start settles within the floor + 20 ms', value: start?.settleOverheadMs, met: start?.settleOverheadMs !== undefined && start.settleOverheadMs <= 20, unit: 'ms above the floor (settle medians)' },
+    { target: 'overhead above the floor, summed over the events, ≤ 200 ms', value: summary.overheadTotalMs, met: summary.overheadTotalMs <= 200, unit: 'ms' },
+    {
+      target: 'no event over 25 ms of overhead but the one that waits for Hark',
+      value: over25.map((e) => `${e.name} ${e.overheadMs}${e.harkRequests > 0 ? ' (waits for Hark)' : ''}`).join('; ') || 'none',
+      met: over25.filter((e) => e.harkRequests === 0).length === 0 && over25.length <= 1,
+    },
+    { target: 'module load ≤ the floor + 20 ms', value: round((summary.loadMs.plugin ?? NaN) - (summary.loadMs.floor ?? NaN)), met: summary.loadMs.plugin - summary.loadMs.floor <= 20, unit: 'ms above the floor' },
+    { target: 'no store write that changes nothing', value: summary.store.unchanged, met: summary.store.unchanged === 0, unit: 'writes that change only savedAt (median)' },
+    { target: 'end_session within 15 ms of session.end starting', value: summary.endSession.afterSessionEndMs, met: summary.endSession.afterSessionEndMs !== undefined && summary.endSession.afterSessionEndMs <= 15, unit: 'ms (median)' },
+  ]
+
+  const git = (dir, ...args) => {
+    try {
+      return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    } catch {
+      return undefined
+    }
+  }
+  const meta = {
+    bench: 'session',
+    date: new Date(started).toISOString(),
+    seconds: round((Date.now() - started) / 1000),
+    sessions: runs,
+    warmup,
+    delayMs,
+    plugin: { dir: pluginDir, version: pluginVersion(pluginDir), commit: git(pluginDir, 'rev-parse', '--short', 'HEAD'), dirty: (git(pluginDir, 'status', '--porcelain', '--untracked-files=no') ?? '') !== '' },
+    floor: { dir: floorDir },
+    engine: engineVersion(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: `${process.platform}/${process.arch}`, loadavg: { before: load0.map((x) => round(x, 2)), after: load1.map((x) => round(x, 2)) } },
+  }
+  return { ...meta, summary, targets, runs: all }
+}
+
+/** The report as tables for a person. */
+function printTable(report) {
+  const { summary, targets, runs: all, plugin, floor, machine, delayMs: delay } = report
+  const { events } = summary
+  const f = (x) => (x === undefined || x === null ? '–' : x.toFixed(1))
+  const signed = (x) => (x === undefined || x === null || Number.isNaN(x) ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`)
+  const pad = (s, w) => String(s).padEnd(w)
+  const lpad = (s, w) => String(s).padStart(w)
+  const width = Math.max(28, ...events.map((e) => e.name.length)) + 2
+  const load = machine.loadavg
+  console.log(`\nhark-memory session bench, ${report.date}: ${report.sessions} sessions each (after ${report.warmup} to warm up), plugin and floor alternating; Hark answers ${delay ? `${delay} ms late` : 'at once'}`)
+  console.log(`  plugin  ${plugin.dir} (${plugin.version}${plugin.commit ? `, ${plugin.commit}${plugin.dirty ? ' + changes' : ''}` : ''})`)
+  console.log(`  floor   ${path.relative(REPO_DIR, floor.dir) || floor.dir} (each hook only calls next(e))`)
+  console.log(`  engine  claude ${report.engine}; node ${machine.node}, ${machine.cpus} cpus, load ${load.before[0].toFixed(1)} → ${load.after[0].toFixed(1)}; ${report.seconds} s`)
+  console.log('\nOwn time per hook call, median ms: settle time less the hooks and the tool run beneath it (docs/performance.md)')
+  console.log(`  ${pad('event', width)}${lpad('plugin', 8)}${lpad('floor', 8)}${lpad('overhead', 10)}${lpad('of it Hark', 12)}   settle: plugin / floor`)
+  for (const e of events) {
+    const hark = e.harkRequests ? `${f(e.harkMs)} (${e.harkRequests})` : ''
+    console.log(`  ${pad(e.name, width)}${lpad(f(e.own.plugin), 8)}${lpad(f(e.own.floor), 8)}${lpad(signed(e.overheadMs), 10)}${lpad(hark, 12)}   ${f(e.settle.plugin)} / ${f(e.settle.floor)}`)
+  }
+  const harkTotal = events.reduce((sum, e) => sum + (e.harkMs ?? 0), 0)
+  console.log(`  ${pad('sum of the medians', width)}${lpad(f(summary.ownTotalMs.plugin), 8)}${lpad(f(summary.ownTotalMs.floor), 8)}${lpad(signed(summary.overheadTotalMs), 10)}${lpad(f(harkTotal), 12)}`)
+  console.log('  (of it Hark: the time the hook waited on its Hark requests, as $.http.fetch logs it, median; in brackets how many)')
+  console.log(`\nModule load (hooks worker spawned → module loaded), median ms: plugin ${f(summary.loadMs.plugin)}, floor ${f(summary.loadMs.floor)}, ${signed(summary.loadMs.plugin - summary.loadMs.floor)}`)
+  console.log(`Hark requests per session: ${summary.hark.plugin.join(' | ') || 'none'}${summary.hark.plugin.length > 1 ? ' (differs between runs)' : ''}; the floor: ${summary.hark.floor.join(' | ') || 'none'}`)
+  const s = summary.store
+  const missed = all.plugin.length - s.fullyWatched
+  console.log(`Store writes per session (median): ${s.writes} (${s.sets} $.store.set lines), ${s.bytesWritten === undefined ? '?' : (s.bytesWritten / 1024).toFixed(1)} KB written (each write is the whole file), the file ${(s.finalBytes / 1024).toFixed(1)} KB at exit; the floor ${s.floorWrites}${missed > 0 ? ` (in ${missed} run(s) the watcher missed a state)` : ''}`)
+  const e = summary.endSession
+  const spread = e.afterSessionEndRange ? `${e.afterSessionEndRange[0]}–${e.afterSessionEndRange[1]}` : '–'
+  console.log(`end_session reached Hark ${f(e.afterSessionEndMs)} ms after session.end began (median; ${spread}), ${f(e.afterExitStartMs)} ms after classic.SessionEnd began; in ${e.reached} of ${all.plugin.length} sessions`)
+  console.log(`\nThe store writes of one session (${s.listFrom ?? '–'}): the hook, the key, the file's size after it, what changed in the value`)
+  for (const [i, w] of s.list.entries()) {
+    const what = w.changed === undefined ? '?' : w.changed.length === 0 ? 'nothing' : w.changed.join(', ')
+    console.log(`  ${lpad(i + 1, 2)}. ${pad(w.hook, width)}${pad(w.key, 17)}${lpad(w.bytes ?? '?', 6)} B  ${what}`)
+  }
+  console.log('\nIssue 11 targets (read from these figures, not asserted)')
+  for (const t of targets) console.log(`  ${t.met ? 'met    ' : 'not met'}  ${t.target}: ${typeof t.value === 'number' ? t.value.toFixed(1) : t.value ?? '–'}${t.unit ? ` ${t.unit}` : ''}`)
+}
+
+const report = opt.from ? JSON.parse(fs.readFileSync(opt.from, 'utf8')) : await measure()
+if (opt.json) console.log(JSON.stringify(report, null, 2))
+else printTable(report)
+if (base !== undefined) {
+  if (opt.keep) progress(`\nRun folders kept in ${base}`)
+  else fs.rmSync(base, { recursive: true, force: true })
+}
+const bad = [...report.runs.plugin, ...report.runs.floor].filter((r) => r.rc !== 0 || !r.loaded)
+if (bad.length > 0) {
+  progress(`${bad.length} session(s) failed or did not load the plugin: ${bad.map((r) => path.basename(r.dir)).join(', ')}`)
+  process.exitCode = 1
+}
