@@ -94,7 +94,7 @@ const useCaseBindings = loadModule((bind) => {
   useCase(bind, ProvideContext, [StartState, BriefState, ConversationStore])
   useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
   useCase(bind, Compact, [StartState, GuardState, BriefService, ConversationStore, Host])
-  useCase(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore])
+  useCase(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore, Clock])
   useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, ProjectPaths, GlobCompiler])
   useCase(bind, RecordWork, [StartState, ConversationState, Settings, ConversationStore])
   useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock])

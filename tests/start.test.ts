@@ -16,14 +16,22 @@ describe('the start does not wait on Hark', () => {
     // Were the start to wait on Hark, this would never settle: the mock clock does not move by itself.
     await $.session.start(start)
     expect(world.commands).toEqual(['hark'])
-    expect(world.store.keysWith('c:')).toHaveLength(1)
     expect(world.statuses).toEqual([])
     const context = $.prompt.context(CONTEXT)
     answer()
     const out = (await context) as { blocks: { name: string; text: string }[] }
     expect(out.blocks.find((b) => b.name === 'hark')?.text).toStartWith('<hark-brief project="V-012">')
+    expect(world.store.keysWith('c:')).toHaveLength(1)
     expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
     expect(world.statuses.at(-1)).toBe('Hark V-012 · Open · 2 need you')
+  })
+
+  test('session.start settles while the store has not answered either; the start goes on behind it', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    world.store.hangReads = true
+    await $.session.start(start)
+    expect(world.commands).toEqual(['hark'])
+    expect(world.hark.calls).toEqual([])
   })
 
   test('the first edit waits for the brief’s non-goals too', WITH_KEY, async ($, on) => {

@@ -232,6 +232,20 @@ export class ConversationStore {
   }
 
   /**
+   * The latest merge of every process's record into the view, reading only (a refused read leaves the
+   * view as it was). Queued with the saves, so it sees what this process saved before it.
+   */
+  refresh(options: StoreCallOptions = {}): Promise<void> {
+    return this.health.queue(async () => {
+      const open = this.conversation.open
+      const record = this.conversation.record
+      if (open === undefined || record === undefined) return
+      const others = await this.readRecords(open.key, open.recordKey, options)
+      if (others !== undefined) this.conversation.see(mergeConversation(open.recordKey, record, others))
+    })
+  }
+
+  /**
    * `save`, but the caller waits at most `waitMs` in all (each store call is bounded by it too),
    * a wait in the queue behind another save included; the save itself goes on. Resolves to whether
    * the store took the write in time.

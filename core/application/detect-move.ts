@@ -5,7 +5,9 @@
  * that last joined, got a prompt or recorded work decides.
  */
 import { endsWithMove, TRANSCRIPT_READ_LIMIT, TRANSCRIPT_TAIL_BYTES } from '../domain/transcript'
+import type { Clock } from '../ports/clock.port'
 import type { Files } from '../ports/files.port'
+import { within } from './deadline'
 import { STORE_WAIT_EXIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
 import type { StartState } from './start-session'
 
@@ -15,9 +17,11 @@ export class DetectMove {
     private readonly conversation: ConversationState,
     private readonly files: Files,
     private readonly store: ConversationStore,
+    private readonly clock: Clock,
   ) {}
 
   async run(transcriptPath: string | undefined): Promise<void> {
+    await within(this.clock, STORE_WAIT_EXIT_MS, () => this.start.started())
     if (this.start.activeProject === undefined) return
     const tail = await this.tail(transcriptPath)
     if (tail !== undefined) {
@@ -25,7 +29,7 @@ export class DetectMove {
       return
     }
     // Refresh the view (bounded like every store call at exit), then see who carries the conversation.
-    await this.store.save(undefined, { waitMs: STORE_WAIT_EXIT_MS })
+    await this.store.refresh({ waitMs: STORE_WAIT_EXIT_MS })
     const active = this.conversation.view?.active
     const session = this.conversation.open?.sessionId
     this.conversation.noteMoved(active !== undefined && session !== undefined && active.session !== session)

@@ -15,6 +15,7 @@ import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
 import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
+import { within } from './deadline'
 import type { ProjectPaths } from './project-paths'
 import type { Settings } from './settings'
 import type { StartState } from './start-session'
@@ -51,6 +52,8 @@ export class HandOff {
    * @param deadline epoch ms when the exit window ends (session.end), or undefined for /hark handoff
    */
   async run(deadline?: number): Promise<HandoffOutcome> {
+    // The start goes on after session.start settles: a session that ends at once waits for it, within the window.
+    await within(this.clock, await this.timeLeft(deadline), () => this.start.started())
     const project = this.start.activeProject
     const recordKey = this.conversation.open?.recordKey
     if (project === undefined || recordKey === undefined) return { kind: 'idle' }
@@ -61,8 +64,9 @@ export class HandOff {
     // A session that ends while the start's brief is still coming waits for it, within the window, so
     // the Hark session it opens is closed by what follows (SPEC.md: session.end).
     await this.briefs.firstBriefWithin(await this.timeLeft(deadline))
-    // The latest merge of every process's record (a refused read leaves this process's own).
-    await this.store.save(undefined, { waitMs })
+    // The latest merge of every process's record (a refused read leaves this process's own); nothing is
+    // written until there is something to mark.
+    await this.store.refresh({ waitMs })
     const view = this.conversation.view
     if (view === undefined || this.conversation.record === undefined) return { kind: 'idle' }
     let work = view.work

@@ -131,14 +131,21 @@ export class StartSession {
     private readonly paths: ProjectPaths,
   ) {}
 
-  /** session.start: registers /hark (always), then starts unless this is the agent view's placeholder. */
+  /**
+   * session.start: registers /hark (always), then starts, unless this is the agent view's placeholder,
+   * without waiting for the start: finding the project, loading the conversation and fetching the brief go
+   * on after the hook settles (docs/engine.md, "A $ call outlives its hook"), and every later hook waits
+   * for the same start (`ensureStarted`, `StartState.started`), so Claude Code never waits on Hark or the
+   * store to start.
+   */
   async onSessionStart(cwd: string): Promise<void> {
+    const starting = this.ensureStarted(cwd)
     try {
       await this.host.registerCommand(COMMAND_NAME, 'Hark project memory: brief, handoff, needs, open', '[brief|handoff|needs|open]')
     } catch (error) {
       this.host.log(`Hark: could not register /hark (${describeError(error)}).`)
     }
-    await this.ensureStarted(cwd)
+    void starting
   }
 
   /**

@@ -120,7 +120,9 @@ describe('the conversation', () => {
     const first = w.call()
     const starting = w.app.useCases(first.ports)
     await starting.start.onSessionStart(ROOT)
-    // The brief comes in the background, over the first call's ports; the first message's context waits for it.
+    // The start and the brief go on in the background, over the first call's ports; the first message's
+    // context waits for both, as the hooks adapter has it.
+    await starting.start.ensureStarted()
     await starting.context.blocks([])
     expect(first.said.some((l) => l.startsWith('status: Hark V-012'))).toBe(true)
     // A later call speaks through its own host, never the first call's.
