@@ -54,7 +54,7 @@ async function bundle({ entry, packages }) {
     mainFields: ['module', 'main'],
     target: 'es2022',
     plugins: [engineSafe],
-    minify: false,
+    minify: true,
     legalComments: 'inline',
     banner: { js: banner },
     write: false,

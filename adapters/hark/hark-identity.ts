@@ -40,9 +40,8 @@ export function harkIdentity(settings: Settings, conversation: ConversationState
     },
     userAgent: () =>
       cache.userAgent(async () => {
-        const plugin = (await session.pluginVersion().catch(() => undefined)) ?? 'unknown'
-        const engine = await session.engineVersion().catch(() => 'unknown')
-        return `hark-mod/${plugin} (claude-code/${engine})`
+        const [plugin, engine] = await Promise.all([session.pluginVersion().catch(() => undefined), session.engineVersion().catch(() => 'unknown')])
+        return `hark-mod/${plugin ?? 'unknown'} (claude-code/${engine})`
       }),
   }
 }

@@ -162,6 +162,9 @@ export class ConversationState {
 }
 
 export class ConversationStore {
+  /** What `open` read, for `join` in the same call. */
+  private opened: ReadonlyMap<string, ConversationRecord> | undefined
+
   constructor(
     private readonly store: KeyValueStore,
     private readonly clock: Clock,
@@ -180,7 +183,17 @@ export class ConversationStore {
     const others = (await this.readRecords(key, recordKey)) ?? new Map<string, ConversationRecord>()
     const record = newRecord(conversationIdOf(others) ?? newConversationId(this.entropy.randomHex(32)))
     this.conversation.begin({ key, recordKey, sessionId }, record, mergeConversation(recordKey, record, others))
-    await this.save((r, { now }) => noteSession(r, sessionId, now))
+    this.opened = others
+  }
+
+  /**
+   * After `open`: stores this process's record, noting its session, merged with the records `open` just
+   * read (no second read). Resolves to whether the store took the write.
+   */
+  join(sessionId: string): Promise<boolean> {
+    const others = this.opened ?? new Map<string, ConversationRecord>()
+    this.opened = undefined
+    return this.health.queue(() => this.apply((r, { now }) => noteSession(r, sessionId, now), others, {}))
   }
 
   /** The merge of every process's record, as of this process's last save. */
@@ -260,8 +273,16 @@ export class ConversationStore {
     const open = this.conversation.open
     const current = this.conversation.record
     if (open === undefined || current === undefined) return false
-    const { key, recordKey } = open
-    const others = (await this.readRecords(key, recordKey, options)) ?? new Map<string, ConversationRecord>()
+    const others = (await this.readRecords(open.key, open.recordKey, options)) ?? new Map<string, ConversationRecord>()
+    return this.apply(change, others, options)
+  }
+
+  /** `change` applied over `others` as read, the merge absorbed, and this process's record stored. */
+  private async apply(change: RecordChange, others: ReadonlyMap<string, ConversationRecord>, options: StoreCallOptions): Promise<boolean> {
+    const open = this.conversation.open
+    const current = this.conversation.record
+    if (open === undefined || current === undefined) return false
+    const { recordKey } = open
     const now = await this.clock.now()
     const before = mergeConversation(recordKey, current, others)
     const changed = change(current, { others, view: before, now, recordKey })

@@ -182,12 +182,17 @@ export class StartSession {
   }
 
   private async start(cwd?: string): Promise<void> {
-    if (!this.load.placeholderReleased && (await this.isPlaceholder())) {
+    // Independent look-ups go out together: each `$` call is a round trip to the engine.
+    const [placeholder, platform, folder] = await Promise.all([
+      this.load.placeholderReleased ? false : this.isPlaceholder(),
+      this.session.platform().catch(() => undefined),
+      cwd ?? this.session.cwd(),
+    ])
+    if (placeholder) {
       this.state.moveTo('placeholder')
       return
     }
-    const folder = cwd ?? (await this.session.cwd())
-    const rules = pathRules(await this.session.platform().catch(() => undefined), folder)
+    const rules = pathRules(platform, folder)
     if (placePath(folder, '/', rules) === undefined) {
       this.state.moveTo('idle', { reason: 'unplaced-folder' })
       this.host.log(`Hark: the session folder ${withoutControls(folder).slice(0, 200)} is a network share or a device path, which the plugin does not read, so nothing is sent. Open the project through a drive letter to use Hark.`)
@@ -204,10 +209,12 @@ export class StartSession {
       this.host.log(`Hark: project ${project.venture} found, but no access key is set, so nothing is sent. Run /plugin configure hark-memory@hark to add it.`)
       return
     }
-    await this.loadConversation(project, rules)
+    const sessionId = await this.loadConversation(project, rules)
     this.state.moveTo('active', { project })
-    // The start does not wait on Hark: the brief comes in the background (issue 11; docs/engine.md).
-    this.briefs.beginFirst(() => this.getBrief(project))
+    // The brief request goes out now (nothing waits on Hark: issue 11, docs/engine.md), while this process's
+    // record is stored; pruning goes along with the brief, and what waits for the brief waits for both.
+    this.briefs.beginFirst(() => Promise.all([this.getBrief(project), this.store.prune()]))
+    await this.store.join(sessionId)
   }
 
   private async isPlaceholder(): Promise<boolean> {
@@ -231,19 +238,21 @@ export class StartSession {
   }
 
   /**
-   * Loads the conversation's records, stores this process's merged record, then prunes the store. The
-   * conversation key is the same for every spelling of the project's folder (SPEC.md: finding the
+   * Reads the conversation's records (this process's own is stored by `join`; the store is pruned along
+   * with the brief); resolves the session id. The conversation key is the same for every spelling of the project's folder (SPEC.md: finding the
    * conversation), so a background process or `--resume` that reports it otherwise still shares it.
    */
-  private async loadConversation(project: ProjectRef, rules: PathRules): Promise<void> {
-    const now = await this.clock.now()
-    const sessionId = await this.session.id().catch(() => 'unknown')
-    const startedAt = await this.session.startedAt().catch(() => now)
-    const root = await this.paths.settle(project.root, rules)
-    const key = conversationKeyOf(await this.entropy.sha256(conversationKeyInput(root, startedAt)))
+  private async loadConversation(project: ProjectRef, rules: PathRules): Promise<string> {
+    const [now, sessionId, launched, root] = await Promise.all([
+      this.clock.now(),
+      this.session.id().catch(() => 'unknown'),
+      this.session.startedAt().catch(() => undefined),
+      this.paths.settle(project.root, rules),
+    ])
+    const key = conversationKeyOf(await this.entropy.sha256(conversationKeyInput(root, launched ?? now)))
     if (key === undefined) throw new Error('the conversation key is not a SHA-256 digest')
     await this.store.open(key, this.load.loadTime(now), sessionId)
-    await this.store.prune()
+    return sessionId
   }
 
   /** SPEC.md: fetch the brief, unless another process's fresh one can be reused from the cache. */
