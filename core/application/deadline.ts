@@ -16,10 +16,14 @@ export async function within<T>(clock: Clock, ms: number, work: () => Promise<T>
   } catch (error) {
     return { done: false, reason: 'error', error }
   }
+  let settled: Timed<T> | undefined
   const outcome = started.then(
-    (value): Timed<T> => ({ done: true, value }),
-    (error: unknown): Timed<T> => ({ done: false, reason: 'error', error }),
+    (value): Timed<T> => (settled = { done: true, value }),
+    (error: unknown): Timed<T> => (settled = { done: false, reason: 'error', error }),
   )
+  // Work already settled (a start or a brief that is in) needs no timer: each wait is a call to the engine.
+  await Promise.resolve()
+  if (settled !== undefined) return settled
   const timeout = clock.sleep(limit, stop.signal).then((): Timed<T> => ({ done: false, reason: 'timeout' }))
   const first = await Promise.race([outcome, timeout])
   stop.abort()
