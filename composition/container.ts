@@ -100,45 +100,36 @@ const useCaseBindings = loadModule((bind) => {
   useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock])
 })
 
+/** Which class serves each use case the hooks adapter names. */
+const USE_CASES: { readonly [K in keyof UseCases]: abstract new (...args: never[]) => UseCases[K] } = {
+  start: StartSession,
+  context: ProvideContext,
+  prompt: NotePrompt,
+  guard: GuardEdit,
+  work: RecordWork,
+  move: DetectMove,
+  handOff: HandOff,
+  compact: Compact,
+  command: HarkCommand,
+}
+
 /**
  * One call's use cases, each resolved when the hook first asks for it, and kept for the rest of the call
  * (a hook that starts the conversation, then guards an edit, builds StartSession and GuardEdit only).
  */
 function callUseCases(call: Container): UseCases {
-  const built = new Map<abstract new (...args: never[]) => unknown, unknown>()
-  const once = <T>(id: abstract new (...args: never[]) => T): T => {
-    if (!built.has(id)) built.set(id, call.get(id))
-    return built.get(id) as T
+  const built = new Map<string, unknown>()
+  const useCases = {}
+  for (const [name, id] of Object.entries(USE_CASES)) {
+    Object.defineProperty(useCases, name, {
+      enumerable: true,
+      get: () => {
+        if (!built.has(name)) built.set(name, call.get<unknown>(id))
+        return built.get(name)
+      },
+    })
   }
-  return {
-    get start() {
-      return once(StartSession)
-    },
-    get context() {
-      return once(ProvideContext)
-    },
-    get prompt() {
-      return once(NotePrompt)
-    },
-    get guard() {
-      return once(GuardEdit)
-    },
-    get work() {
-      return once(RecordWork)
-    },
-    get move() {
-      return once(DetectMove)
-    },
-    get handOff() {
-      return once(HandOff)
-    },
-    get compact() {
-      return once(Compact)
-    },
-    get command() {
-      return once(HarkCommand)
-    },
-  }
+  return useCases as UseCases
 }
 
 /** A new conversation's container, a child of the load's. */
