@@ -7,7 +7,7 @@
  *                 the module.
  *   conversation  a child of the root, made for each conversation and dropped when `/clear` or a
  *                 resume ends it: the start's phase and project, this process's record and view, the
- *                 brief, the edit guard's decisions, the project's link.
+ *                 brief, the edit guard's decisions, the paths placed for it.
  *   hook call     a child of the conversation's container, holding that call's engine ports; the
  *                 services and use cases resolve from it, one instance per class per call.
  *

@@ -6,7 +6,7 @@
 //
 //   node scripts/test.mjs [--only name,name] [--skip name,name]
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { claudeBinary, scratchHome } from './engine.mjs'
@@ -41,11 +41,13 @@ for (const [name, title, argv] of steps) {
   if (name === 'e2e' && !existsSync(join(root, 'e2e/run-e2e.mjs'))) continue
   console.log(`\n=== ${title} (${name})`)
   const started = Date.now()
+  const home = scratchHome()
   const run = spawnSync(argv[0], argv.slice(1), {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, HOME: scratchHome(), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', NO_COLOR: '1' },
+    env: { ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', NO_COLOR: '1' },
   })
+  rmSync(home, { recursive: true, force: true })
   const ok = run.status === 0
   results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) })
   console.log(`=== ${ok ? 'PASS' : 'FAIL'} ${name} (${results.at(-1).seconds} s)`)

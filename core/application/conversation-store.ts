@@ -175,8 +175,8 @@ export class ConversationStore {
   ) {}
 
   /**
-   * SPEC.md, session.start: reads the conversation's records, keeps the conversation id the first
-   * process created (or creates it), and stores this process's merged record.
+   * SPEC.md, session.start: reads the conversation's records and keeps the conversation id the first
+   * process created (or creates it); `join` then stores this process's merged record.
    */
   async open(key: ConversationKey, loadedAt: number, sessionId: string): Promise<void> {
     const recordKey = makeRecordKey(key, loadedAt, this.entropy.randomHex(8))
