@@ -170,6 +170,8 @@ export function compose(options: Readonly<Record<string, unknown>>): Application
   return {
     useCases: (ports) => callUseCases(callContainer(conversation, ports)),
     endConversation: () => {
+      // What the ended conversation still has running writes and shows nothing more.
+      conversation.get(StartState).end()
       conversation = conversationContainer(root)
     },
   }

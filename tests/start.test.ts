@@ -2,7 +2,7 @@
 // finds the project and loads the conversation, starts the brief fetch and settles; the first message's
 // context waits for the brief. World: tests/world.ts; the fake Hark holds every answer while `hold` is set.
 import { describe, expect, test } from 'claude-code/testing'
-import { createWorld, PROJECT, WITH_KEY } from './world'
+import { createWorld, hark, PROJECT, settle, WITH_KEY } from './world'
 
 const CONTEXT = { blocks: [], instructionFiles: [] } as never
 const start = { cwd: PROJECT, surface: null, isInteractive: false } as const
@@ -56,5 +56,27 @@ describe('the start does not wait on Hark', () => {
     answer()
     await ending
     expect(world.hark.calls.map((c) => c.tool)).toEqual(['get_agent_brief', 'close_session'])
+  })
+})
+
+describe('found by review of the background start', () => {
+  test('an exit while the start’s brief request is unanswered still closes the Hark session it opened', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    world.hark.hold = new Promise<void>(() => undefined)
+    await $.session.start(start)
+    const ending = $.session.end({ reason: 'other', sessionId: 'sess', resume: { id: 'sess' } })
+    await settle(world.clock, ending)
+    expect(world.hark.calls.map((c) => c.tool)).toEqual(['get_agent_brief', 'close_session'])
+  })
+
+  test('the agent view’s placeholder released by /hark: the brief reaches the model once, in the context', WITH_KEY, async ($, on) => {
+    const world = createWorld(on, { env: { CLAUDE_BG_SOURCE: 'spare' }, turns: 0 })
+    await $.session.start(start)
+    await hark($, 'help')
+    world.turns = 1
+    const context = (await $.prompt.context(CONTEXT)) as { blocks: { name: string; text: string }[] }
+    expect(context.blocks.find((b) => b.name === 'hark')?.text).toStartWith('<hark-brief project="V-012">')
+    const submitted = (await $.prompt.submit({ text: 'go', wait: false, origin: { kind: 'composer' } } as never)) as { context?: readonly string[] }
+    expect(submitted.context).toBeUndefined()
   })
 })

@@ -61,7 +61,11 @@ export async function onPromptSubmit(app: Application, $: EngineInterface, e: Pr
 export async function onCompact(app: Application, $: EngineInterface, e: SessionCompactInput, next: Next<'session.compact'>) {
   // SPEC.md: main conversation only; not subagents, not precompute passes.
   if (e.agentId !== undefined || e.trigger === 'precompute') return next(e)
-  const fetching = guarded($, app, 'session.compact', undefined, (uc) => uc.compact.begin())
+  // A compaction that comes while the start is still going waits for it, so it fetches its own brief.
+  const fetching = guarded($, app, 'session.compact', undefined, async (uc) => {
+    await uc.start.ensureStarted()
+    return uc.compact.begin()
+  })
   const result = await next(e)
   await fetching
   await guarded($, app, 'session.compact', undefined, (uc) => uc.compact.end(!('skip' in result)))

@@ -42,6 +42,11 @@ export class BriefService {
     ))
   }
 
+  /** When a brief request last went out in this conversation (see BriefState.askedAt). */
+  get askedAt(): number {
+    return this.state.askedAt
+  }
+
   /** Waits for the start's brief at most `ms` (at exit, within the window). Never rejects. */
   async firstBriefWithin(ms: number): Promise<void> {
     await within(this.clock, ms, () => this.state.firstBrief())
@@ -55,8 +60,14 @@ export class BriefService {
   async fetch(why: string): Promise<HarkResult<Brief>> {
     const project = this.start.project
     if (project === undefined) return { ok: false, kind: 'refused', detail: 'no project' }
-    const result = await this.hark.getBrief(project.venture)
     const now = await this.clock.now()
+    const before = this.state.askedAt
+    this.state.requested(now)
+    const result = await this.hark.getBrief(project.venture)
+    // Hark refused it, or it never reached Hark: no Hark session was opened.
+    if (!result.ok && result.kind !== 'timeout') this.state.requested(before, true)
+    // The conversation ended meanwhile (`/clear`): the next one has the store and the status line.
+    if (this.start.ended) return result
     if (result.ok) {
       const brief = result.value
       this.state.got(brief)
@@ -103,6 +114,7 @@ export class BriefState {
   private latest: Brief | undefined
   private reached = false
   private first: Promise<void> | undefined
+  private lastAsked = 0
 
   /** The last brief this conversation got (fetched, or reused from another process). */
   get brief(): Brief | undefined {
@@ -121,7 +133,19 @@ export class BriefState {
     return this.first ?? Promise.resolve()
   }
 
-  /** @internal BriefService's own writes. */
+  /**
+   * When a brief request last went out in this conversation (epoch ms; 0: never): Hark opened a session for
+   * it even when its answer, or the record noting it, did not arrive (the handoff then closes it).
+   */
+  get askedAt(): number {
+    return this.lastAsked
+  }
+
+  /** @internal BriefService's own writes; `undo` puts back the time before a request that opened nothing. */
+  requested(at: number, undo = false): void {
+    this.lastAsked = undo ? at : Math.max(this.lastAsked, at)
+  }
+  /** @internal */
   begin(first: Promise<void>): void {
     this.first = first
   }

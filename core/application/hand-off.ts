@@ -22,6 +22,8 @@ import type { StartState } from './start-session'
 
 /** SPEC.md: each request at exit stops waiting 0.4 seconds before the exit window ends. */
 export const EXIT_MARGIN_MS = 400
+/** At exit, what waiting for the start and its brief leaves for the handoff's store calls and request (ms). */
+export const EXIT_RESERVE_MS = 300
 
 export type HandoffOutcome =
   | { readonly kind: 'idle' }
@@ -52,8 +54,9 @@ export class HandOff {
    * @param deadline epoch ms when the exit window ends (session.end), or undefined for /hark handoff
    */
   async run(deadline?: number): Promise<HandoffOutcome> {
-    // The start goes on after session.start settles: a session that ends at once waits for it, within the window.
-    await within(this.clock, await this.timeLeft(deadline), () => this.start.started())
+    // The start goes on after session.start settles: a session that ends at once waits for it, keeping
+    // time in the window for what follows.
+    await within(this.clock, (await this.timeLeft(deadline)) - EXIT_RESERVE_MS, () => this.start.started())
     const project = this.start.activeProject
     const recordKey = this.conversation.open?.recordKey
     if (project === undefined || recordKey === undefined) return { kind: 'idle' }
@@ -63,7 +66,7 @@ export class HandOff {
     const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
     // A session that ends while the start's brief is still coming waits for it, within the window, so
     // the Hark session it opens is closed by what follows (SPEC.md: session.end).
-    await this.briefs.firstBriefWithin(await this.timeLeft(deadline))
+    await this.briefs.firstBriefWithin((await this.timeLeft(deadline)) - EXIT_RESERVE_MS)
     // The latest merge of every process's record (a refused read leaves this process's own); nothing is
     // written until there is something to mark.
     await this.store.refresh({ waitMs })
@@ -71,7 +74,9 @@ export class HandOff {
     if (view === undefined || this.conversation.record === undefined) return { kind: 'idle' }
     let work = view.work
     let notes = view.notes
-    const tool = hasWork(work) ? 'end_session' : view.sessionOpen ? 'close_session' : undefined
+    // A brief request opened a Hark session even if its answer, or the record noting it, never came.
+    const open = view.sessionOpen || this.briefs.askedAt > view.closedAt
+    const tool = hasWork(work) ? 'end_session' : open ? 'close_session' : undefined
     if (tool === undefined) return { kind: 'nothing' }
     const claim = this.conversation.refused ? { won: false, refused: true } : await this.store.claim(view.segment, { waitMs })
     if (!claim.won && !claim.refused) return { kind: 'taken' }

@@ -45,6 +45,8 @@ export class ProvideContext {
       text = renderRecapBlock(project.venture, brief)
       await this.store.recapGiven(STORE_WAIT_MS)
     }
+    // Once in the context, no prompt needs to carry it (the agent view's placeholder, released by /hark).
+    this.start.briefGiven()
     return [...blocks.filter((b) => b.name !== BLOCK_NAME), { name: BLOCK_NAME, text }]
   }
 }

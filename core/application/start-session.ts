@@ -21,10 +21,12 @@ import type { SessionInfo } from '../ports/session.port'
 import type { BriefService } from './brief-service'
 import type { ConversationStore } from './conversation-store'
 import type { ProjectPaths } from './project-paths'
-import { describeError } from './deadline'
+import { describeError, within } from './deadline'
 import type { Settings } from './settings'
 
 export const COMMAND_NAME = 'hark'
+/** How long the first message waits for pruning at most (ms); pruning goes on behind it. */
+export const PRUNE_WAIT_MS = 1_000
 
 /**
  * Why the plugin is idle: no project file; no access key; or a session folder the plugin does not read
@@ -70,6 +72,7 @@ export class StartState {
   private found: ProjectRef | undefined
   private starting: Promise<void> | undefined
   private owed = false
+  private over = false
 
   get phase(): Phase {
     return this.current
@@ -86,6 +89,24 @@ export class StartState {
   get activeProject(): ProjectRef | undefined {
     return this.current === 'active' ? this.found : undefined
   }
+  /**
+   * The conversation ended (`/clear`, a resume): what its start still has running writes nothing more and
+   * shows nothing more (the next conversation has the store and the status line).
+   */
+  get ended(): boolean {
+    return this.over
+  }
+
+  /** The first message's context carried the brief: no prompt owes it any more (ProvideContext). */
+  briefGiven(): void {
+    this.owed = false
+  }
+
+  /** Called by the composition root when it drops this conversation. */
+  end(): void {
+    this.over = true
+  }
+
   /** The start in progress or done; resolved when none began. Never rejects. */
   started(): Promise<void> {
     return this.starting ?? Promise.resolve()
@@ -169,7 +190,8 @@ export class StartSession {
    * (docs/engine.md), so the first task's prompt owes the brief (`takeOwedBrief`).
    */
   async forPerson(): Promise<void> {
-    if (this.state.phase !== 'placeholder') return this.ensureStarted()
+    await this.ensureStarted()
+    if (this.state.phase !== 'placeholder') return
     this.state.moveTo('unstarted')
     this.state.oweBrief()
     this.load.releasePlaceholder()
@@ -210,10 +232,12 @@ export class StartSession {
       return
     }
     const sessionId = await this.loadConversation(project, rules)
+    if (this.state.ended) return
     this.state.moveTo('active', { project })
     // The brief request goes out now (nothing waits on Hark: issue 11, docs/engine.md), while this process's
-    // record is stored; pruning goes along with the brief, and what waits for the brief waits for both.
-    this.briefs.beginFirst(() => Promise.all([this.getBrief(project), this.store.prune()]))
+    // record is stored; pruning goes along with the brief, bounded (it is housekeeping: a store slow to
+    // delete must not hold up the first message), and what waits for the brief waits for both.
+    this.briefs.beginFirst(() => Promise.all([this.getBrief(project), within(this.clock, PRUNE_WAIT_MS, () => this.store.prune())]))
     await this.store.join(sessionId)
   }
 
