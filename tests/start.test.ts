@@ -79,4 +79,12 @@ describe('found by review of the background start', () => {
     const submitted = (await $.prompt.submit({ text: 'go', wait: false, origin: { kind: 'composer' } } as never)) as { context?: readonly string[] }
     expect(submitted.context).toBeUndefined()
   })
+
+  test('a prompt right after the start waits at most 150 ms of the engine’s clock for a store that hangs', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    world.store.hangReads = true
+    await $.session.start(start)
+    const waited = await settle(world.clock, $.prompt.submit({ text: 'go', wait: false, origin: { kind: 'composer' } } as never), 5_000, 10)
+    expect(waited).toBeLessThanOrEqual(200)
+  })
 })

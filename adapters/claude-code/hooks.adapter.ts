@@ -50,7 +50,7 @@ export async function onPromptContext(app: Application, $: EngineInterface, e: P
 
 export async function onPromptSubmit(app: Application, $: EngineInterface, e: PromptSubmitInput, next: Next<'prompt.submit'>) {
   const brief = await guarded($, app, 'prompt.submit', undefined, async (uc) => {
-    await uc.start.forPerson()
+    await uc.start.forPrompt()
     await uc.prompt.run()
     return uc.start.takeOwedBrief() ? uc.context.briefForFirstTask() : undefined
   })

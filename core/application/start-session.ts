@@ -19,7 +19,7 @@ import type { Files } from '../ports/files.port'
 import type { Host } from '../ports/host.port'
 import type { SessionInfo } from '../ports/session.port'
 import type { BriefService } from './brief-service'
-import type { ConversationStore } from './conversation-store'
+import { STORE_WAIT_EXIT_MS, type ConversationStore } from './conversation-store'
 import type { ProjectPaths } from './project-paths'
 import { describeError, within } from './deadline'
 import type { Settings } from './settings'
@@ -196,6 +196,16 @@ export class StartSession {
     this.state.oweBrief()
     this.load.releasePlaceholder()
     await this.ensureStarted()
+  }
+
+  /**
+   * prompt.submit (SPEC.md: it waits at most 150 ms for the store): the start is waited for that long at
+   * most, as the prompt only notes itself in the store; the agent view's placeholder, which has done no
+   * store call, is released, and its first task waits for the start and the brief it carries.
+   */
+  async forPrompt(): Promise<void> {
+    await within(this.clock, STORE_WAIT_EXIT_MS, () => this.ensureStarted())
+    if (this.state.phase === 'placeholder') await this.forPerson()
   }
 
   /** Whether this prompt is the first since the placeholder was released (asked once: true at most once). */
