@@ -21,13 +21,16 @@ export class DetectMove {
   ) {}
 
   async run(transcriptPath: string | undefined): Promise<void> {
-    await within(this.clock, STORE_WAIT_EXIT_MS, () => this.start.started())
-    if (this.start.activeProject === undefined) return
+    // Idle or a placeholder: nothing to hand off, nothing to read.
+    if (this.start.phase === 'idle' || this.start.phase === 'placeholder') return
+    // The transcript needs no start: read it first, so a start still going (a slow store) loses nothing.
     const tail = await this.tail(transcriptPath)
     if (tail !== undefined) {
       this.conversation.noteMoved(endsWithMove(tail))
       return
     }
+    await within(this.clock, STORE_WAIT_EXIT_MS, () => this.start.started())
+    if (this.start.activeProject === undefined) return
     // Refresh the view (bounded like every store call at exit), then see who carries the conversation.
     await this.store.refresh({ waitMs: STORE_WAIT_EXIT_MS })
     const active = this.conversation.view?.active
