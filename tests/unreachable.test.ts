@@ -39,6 +39,26 @@ describe('a failing Hark at session start', () => {
     expect(world.logs[0]).not.toContain('hark_wrong_key_999999')
   })
 
+  test('a refused key is not "offline": the status line says key refused, and /hark says how to set a new one', { options: { access_key: 'hark_wrong_key_999999' }, timeoutMs: 30_000 }, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    expect(world.statuses.at(-1)).toBe('Hark V-012 · key refused')
+    expect(world.logs[0]).toContain('/plugin configure hark-memory@hark')
+    const out = await hark($, 'brief')
+    expect(out.text).toContain('Hark refused the access key')
+    expect(out.text).toContain('/plugin configure hark-memory@hark')
+    expect(out.text).not.toContain('hark_wrong_key_999999')
+  })
+
+  test('a Hark that answers HTTP 500 stays "offline", with no word of the key', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    world.hark.mode = 'http-500'
+    await startSession($)
+    expect(world.statuses.at(-1)).toBe('Hark V-012 · offline')
+    const out = await hark($, 'brief')
+    expect(out.text).not.toContain('refused the access key')
+  })
+
   test('a server that never answers is abandoned after 3 seconds', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     world.hark.mode = 'hang'

@@ -134,6 +134,8 @@ export class McpHarkGateway implements HarkGateway {
         ? { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` }
         : { ok: false, kind: 'unreachable', detail: this.connectionFailure(reply.error) }
     }
+    // The key refused is its own failure: the status line and /hark say how to set a new one.
+    if (reply.value.status === 401 || reply.value.status === 403) return { ok: false, kind: 'key-refused', detail: `HTTP ${reply.value.status}` }
     const outcome = readMcpReply(reply.value, id, this.identity.accessKey)
     return outcome.ok ? { ok: true, value: outcome.payload } : { ok: false, kind: 'refused', detail: this.withoutKey(outcome.detail) }
   }

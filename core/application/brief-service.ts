@@ -78,6 +78,9 @@ export class BriefService {
         openedAt: now,
         status: { state: brief.handoffState, needYou: brief.openCandidates, at: now },
       }))
+    } else if (result.kind === 'key-refused') {
+      this.state.missed(true)
+      this.host.log(`Hark: Hark refused the access key (${result.detail}) fetching the brief ${why}; the session carries on without it. Run /plugin configure hark-memory@hark to set a new key.`)
     } else {
       this.state.missed()
       this.host.log(`Hark: could not fetch the brief ${why} (${result.detail}); the session carries on without it.`)
@@ -101,6 +104,10 @@ export class BriefService {
       return
     }
     const status = this.conversation.view?.status ?? this.conversation.record?.status
+    if (this.state.keyRefused) {
+      this.host.status(statusLine({ kind: 'key-refused', venture: project.venture }))
+      return
+    }
     if (!this.state.online && this.state.brief === undefined) {
       this.host.status(statusLine({ kind: 'offline', venture: project.venture }))
       return
@@ -115,10 +122,15 @@ export class BriefState {
   private reached = false
   private first: Promise<void> | undefined
   private lastAsked = 0
+  private refusedKey = false
 
   /** The last brief this conversation got (fetched, or reused from another process). */
   get brief(): Brief | undefined {
     return this.latest
+  }
+  /** Whether Hark refused the access key at the last brief fetch (the status line says so). */
+  get keyRefused(): boolean {
+    return this.refusedKey
   }
   /** Whether the last brief fetch reached Hark (the status line says offline otherwise). */
   get online(): boolean {
@@ -153,9 +165,11 @@ export class BriefState {
   got(brief: Brief): void {
     this.latest = brief
     this.reached = true
+    this.refusedKey = false
   }
-  /** @internal */
-  missed(): void {
+  /** @internal `refusedKey`: Hark refused the access key (HTTP 401 or 403). */
+  missed(refusedKey = false): void {
     this.reached = false
+    this.refusedKey = refusedKey
   }
 }

@@ -11,7 +11,7 @@ import { renderBriefText } from '../domain/brief'
 import { describeItem } from '../domain/item'
 import { isProjectId, type Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
-import type { HarkGateway } from '../ports/hark.port'
+import type { HarkFailureKind, HarkGateway } from '../ports/hark.port'
 import type { BriefService } from './brief-service'
 import type { ConversationState, ConversationStore } from './conversation-store'
 import type { HandOff, HandoffOutcome } from './hand-off'
@@ -96,14 +96,13 @@ export class HarkCommand {
     const result = await this.briefs.fetch('for /hark brief')
     if (result.ok) return `Hark brief for ${venture}:\n\n${renderBriefText(result.value)}`
     const last = this.briefs.brief
-    return last === undefined
-      ? `Could not fetch the brief for ${venture} (${result.detail}).`
-      : `Could not fetch the brief for ${venture} (${result.detail}). The last brief this session has:\n\n${renderBriefText(last)}`
+    const failed = `Could not fetch the brief for ${venture} (${result.detail}).${keyHelp(result)}`
+    return last === undefined ? failed : `${failed}\nThe last brief this session has:\n\n${renderBriefText(last)}`
   }
 
   private async needs(venture: Venture): Promise<string> {
     const result = await this.hark.listCandidates(venture)
-    if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).`
+    if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).${keyHelp(result)}`
     const { items, total } = result.value
     const now = await this.clock.now()
     const state = this.conversation.view?.status?.state ?? this.briefs.brief?.handoffState ?? 'Open'
@@ -126,6 +125,11 @@ export class HarkCommand {
     }
     return id === undefined ? `Hark's studio (the project's id could not be found): ${STUDIO_URL}` : `${project.venture} on Hark: ${VENTURE_URL}${id}`
   }
+}
+
+/** After a request Hark refused for its key (HTTP 401 or 403): how to set a new one. */
+function keyHelp(result: { readonly ok: false; readonly kind: HarkFailureKind }): string {
+  return result.kind === 'key-refused' ? `\nHark refused the access key.\n${KEY_HELP}` : ''
 }
 
 function describeHandoff(outcome: HandoffOutcome): string {

@@ -8,6 +8,8 @@ export type StatusView =
   | { readonly kind: 'online'; readonly venture: string; readonly state: HandoffState; readonly needYou: number }
   | { readonly kind: 'offline'; readonly venture: string }
   | { readonly kind: 'no-key'; readonly venture: string }
+  /** Hark refused the access key (HTTP 401 or 403). */
+  | { readonly kind: 'key-refused'; readonly venture: string }
 
 /** The status line's text; `needYou` of 0 is left out. */
 export function statusLine(view: StatusView): string {
@@ -17,6 +19,8 @@ export function statusLine(view: StatusView): string {
       return `${project} · offline`
     case 'no-key':
       return `${project} · no access key`
+    case 'key-refused':
+      return `${project} · key refused`
     case 'online':
       return view.needYou > 0 ? `${project} · ${view.state} · ${view.needYou} need${view.needYou === 1 ? 's' : ''} you` : `${project} · ${view.state}`
   }

@@ -10,8 +10,11 @@ import type { HandoffPayload } from '../domain/handoff'
 import type { Item } from '../domain/item'
 import type { Venture } from '../domain/project'
 
-/** How a request failed: no answer in time; no connection; or Hark answered with an error. */
-export type HarkFailureKind = 'timeout' | 'unreachable' | 'refused'
+/**
+ * How a request failed: no answer in time; no connection; Hark refused the access key (HTTP 401 or 403);
+ * or Hark answered with another error.
+ */
+export type HarkFailureKind = 'timeout' | 'unreachable' | 'key-refused' | 'refused'
 
 export type HarkResult<T> =
   | { readonly ok: true; readonly value: T }

@@ -94,6 +94,19 @@ describe('the Hark MCP client', () => {
     expect(out).toMatchObject({ ok: false, detail: 'no entries in the reply' })
   })
 
+  test.each([
+    [401, 'key-refused'],
+    [403, 'key-refused'],
+    [429, 'refused'],
+    [500, 'refused'],
+    [503, 'refused'],
+  ] as const)('HTTP %i is "%s"', async (status, kind) => {
+    const endpoint = td.object<HarkEndpoint>()
+    td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenResolve({ status, ok: false, headers: {}, text: `denied ${KEY}` })
+    const out = await new McpHarkGateway(endpoint, clock(), identity).getBrief(v('V-012'))
+    expect(out).toEqual({ ok: false, kind, detail: `HTTP ${status}` })
+  })
+
   test('a rejected connection is "unreachable", and the key never reaches the log detail', async () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenReject(new Error(`HooksError: hark-memory: fetch(https://harkstudio.io/mcp) failed: ECONNREFUSED ${KEY}`))
