@@ -101,6 +101,26 @@ describe('a move back: an assistant row after the move means the conversation ca
   })
 })
 
+describe('a store that refused a write, then a move to the background (issue 12 §1)', () => {
+  test('the process that was left hands off the work the store never took', { options, timeoutMs: 15_000 }, async ($, on) => {
+    const world = createWorld(on, { files: { [`${PROJECT}/.hark/project`]: 'V-012\n', '/t/moved.jsonl': transcript('user', 'assistant', 'continued-in') } })
+    await startSession($)
+    world.store.refuseWrites = true
+    await write($, 'src/unsaved.ts')
+    await end($, 'other', '/t/moved.jsonl')
+    // The background process never saw this edit: nobody else can hand it off.
+    expect(changed(world)).toEqual(['edited src/unsaved.ts'])
+  })
+
+  test('a move with a store that took every write stays quiet, as before', { options, timeoutMs: 15_000 }, async ($, on) => {
+    const world = createWorld(on, { files: { [`${PROJECT}/.hark/project`]: 'V-012\n', '/t/moved.jsonl': transcript('user', 'assistant', 'continued-in') } })
+    await startSession($)
+    await write($, 'src/saved.ts')
+    await end($, 'other', '/t/moved.jsonl')
+    expect(world.hark.callsTo('end_session')).toEqual([])
+  })
+})
+
 describe('brief reuse needs a cached brief at least as new as the conversation’s own last fetch', () => {
   const conv = new Conversation()
   test('process one fetches the brief', { options, timeoutMs: 15_000 }, async ($, on) => {

@@ -60,7 +60,9 @@ export class HandOff {
     const project = this.start.activeProject
     const recordKey = this.conversation.open?.recordKey
     if (project === undefined || recordKey === undefined) return { kind: 'idle' }
-    if (this.conversation.moved) return { kind: 'moved' }
+    // A moved conversation is handed off by the background process, which reads the store: all of it but
+    // what this process's store refused to take, which this process hands off itself (SPEC.md, Limits).
+    if (this.conversation.moved && !this.conversation.refused) return { kind: 'moved' }
     const exiting = deadline !== undefined
     this.exiting = exiting
     const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
