@@ -24,6 +24,8 @@ import type { StartState } from './start-session'
 export const EXIT_MARGIN_MS = 400
 /** At exit, what waiting for the start and its brief leaves for the handoff's store calls and request (ms). */
 export const EXIT_RESERVE_MS = 300
+/** At exit, what the store steps leave for the request itself (ms). */
+export const EXIT_REQUEST_MS = 200
 
 export type HandoffOutcome =
   | { readonly kind: 'idle' }
@@ -71,7 +73,7 @@ export class HandOff {
     await this.briefs.firstBriefWithin((await this.timeLeft(deadline)) - EXIT_RESERVE_MS)
     // The latest merge of every process's record (a refused read leaves this process's own); nothing is
     // written until there is something to mark.
-    await this.store.refresh({ waitMs })
+    await this.bounded(deadline, () => this.store.refresh({ waitMs }))
     const view = this.conversation.view
     if (view === undefined || this.conversation.record === undefined) return { kind: 'idle' }
     let work = view.work
@@ -86,19 +88,21 @@ export class HandOff {
       // SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its
       // latest record (and stored, when the store takes it, so no later process sends it again).
       let own: ReturnType<typeof ownWork> = { work }
-      await this.store.save(
-        (r, { now }) => {
-          own = ownWork(r, recordKey)
-          return markOwnHandedOff(r, recordKey, now)
-        },
-        { waitMs },
+      await this.bounded(deadline, () =>
+        this.store.save(
+          (r, { now }) => {
+            own = ownWork(r, recordKey)
+            return markOwnHandedOff(r, recordKey, now)
+          },
+          { waitMs },
+        ),
       )
       work = own.work
       notes = own.notes
       if (!hasWork(work) && !view.sessionOpen) return { kind: 'nothing' }
     } else {
       // The winner marks the work closed before it sends anything.
-      await this.store.save((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs })
+      await this.bounded(deadline, () => this.store.save((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs }))
     }
     if (hasWork(work)) return this.sendHandoff(project.venture, work, notes, deadline)
     return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
@@ -142,6 +146,18 @@ export class HandOff {
       this.briefs.showStatus()
     }
     return { kind: 'sent', tool, work }
+  }
+
+  /**
+   * At exit, a store step queued behind saves still running (a store that answers slowly) waits only
+   * while time is left for the request after it; it goes on after that. Elsewhere it is simply awaited.
+   */
+  private async bounded(deadline: number | undefined, step: () => Promise<unknown>): Promise<void> {
+    if (deadline === undefined) {
+      await step()
+      return
+    }
+    await within(this.clock, (await this.timeLeft(deadline)) - EXIT_REQUEST_MS, step)
   }
 
   /** ms a request may wait: 3 s normally; at exit, the rest of the window minus 0.4 s. */
