@@ -7,6 +7,7 @@
 import { parseBrief } from '../../core/domain/brief'
 import { parseDecisionEntries } from '../../core/domain/guard/records'
 import { parseItems } from '../../core/domain/item'
+import { redactAccessKey } from '../../core/domain/notes'
 import { isProjectId, type Venture } from '../../core/domain/project'
 import type { ConversationId } from '../../core/domain/conversation/keys'
 import type { Clock } from '../../core/ports/clock.port'
@@ -140,15 +141,19 @@ export class McpHarkGateway implements HarkGateway {
     return outcome.ok ? { ok: true, value: outcome.payload } : { ok: false, kind: 'refused', detail: this.withoutKey(outcome.detail) }
   }
 
-  /** A failure's detail may quote Hark's own words, which might echo the key: never let it out. */
+  /**
+   * A failure's detail may quote Hark's own words or the engine's error, which might echo the key:
+   * never let it out, nor any piece of it in any case (a cut-off or lower-cased echo; see redactAccessKey).
+   */
   private withoutKey(detail: string): string {
-    const key = this.identity.accessKey
-    return key.length >= 8 ? detail.split(key).join('[redacted]') : detail
+    return redactAccessKey(detail, this.identity.accessKey)
   }
 
   /** The engine's rejection names the URL and the cause; keep the cause only, never the key. */
   private connectionFailure(error: unknown): string {
-    const text = this.withoutKey(describeError(error))
+    // Redacted before describeError cuts the line at 160 characters (a cut key is harder to find) and after.
+    const raw: unknown = error instanceof Error ? error.message : error
+    const text = this.withoutKey(describeError(typeof raw === 'string' ? this.withoutKey(raw) : raw))
     const cause = /failed:\s*(.*)$/.exec(text)?.[1] ?? text
     return `could not connect (${cause})`
   }

@@ -14,6 +14,7 @@ export interface HttpReply {
   readonly text: string
 }
 import { isReasonable } from '../../core/domain/item'
+import { redactAccessKey } from '../../core/domain/notes'
 
 export type McpOutcome = { readonly ok: true; readonly payload: unknown } | { readonly ok: false; readonly detail: string }
 
@@ -23,7 +24,8 @@ export const MAX_REPLY = 16 * 1024 * 1024
 
 /** A short, single-line excerpt of Hark's words for a log line, with `secret` (the access key) taken out first. */
 function excerpt(text: string, secret?: string): string {
-  const clean = secret !== undefined && secret.length >= 8 ? text.split(secret).join('[redacted]') : text
+  // Every piece of the key, in any case (Hark may echo it lower-cased, or cut): see redactAccessKey.
+  const clean = redactAccessKey(text, secret)
   // eslint-disable-next-line no-control-regex
   const line = clean.slice(0, 4 * EXCERPT).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim()
   return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 3)}...` : line

@@ -219,11 +219,45 @@ function redactPemBlocks(text: string): string {
   return out + text.slice(at)
 }
 
-function redactAccessKey(text: string, accessKey: string | undefined): string {
-  if (typeof accessKey !== 'string') return text
-  const key = accessKey.trim()
+/** A piece of the access key this long (or the whole key, when shorter) is redacted wherever it stands. */
+export const KEY_PIECE = 12
+
+/** A-Z to a-z and nothing else, so every index stays where it was (toLowerCase can change a text's length). */
+const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase())
+
+/**
+ * The user's access key out of `text` (issue 12 §3: the key only in the Authorization header).
+ * Not only the whole key as written: any run of text holding a piece of it KEY_PIECE characters
+ * long, in any case of its ASCII letters, becomes `[redacted]` (overlapping and touching pieces as
+ * one). So a key split across lines, cut off by a length cap, or written in capitals leaves no
+ * piece long enough to matter; a key shorter than KEY_PIECE is matched whole, in any case.
+ * Linear: one set look-up per position of the text.
+ */
+export function redactAccessKey(text: string, accessKey: string | undefined): string {
+  if (typeof text !== 'string' || typeof accessKey !== 'string') return text
+  const key = asciiLower(accessKey.trim())
   if (key.length < MIN_ACCESS_KEY_LENGTH) return text
-  return text.split(key).join(REDACTED)
+  const n = Math.min(KEY_PIECE, key.length)
+  const pieces = new Set<string>()
+  for (let i = 0; i + n <= key.length; i++) pieces.add(key.slice(i, i + n))
+  const lower = asciiLower(text)
+  let out = ''
+  let at = 0 // the text before `at` is in `out`
+  let start = -1 // the run of pieces being found: [start, end)
+  let end = -1
+  for (let i = 0; i + n <= lower.length; i++) {
+    if (!pieces.has(lower.slice(i, i + n))) continue
+    if (start >= 0 && i <= end) {
+      end = i + n
+      continue
+    }
+    if (start >= 0) out += text.slice(at, start) + REDACTED
+    if (start >= 0) at = end
+    start = i
+    end = i + n
+  }
+  if (start < 0) return text
+  return out + text.slice(at, start) + REDACTED + text.slice(end)
 }
 
 function redactSettings(text: string): string {
