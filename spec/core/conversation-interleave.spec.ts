@@ -6,6 +6,7 @@
  * the real domain functions the way the use cases do). Thousands of runs; a failure names its seed,
  * and `play(seed, options)` replays it.
  */
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { Model, prng, scripts, type ModelOptions, type Outcome } from './conversation-model'
 
@@ -93,6 +94,31 @@ describe('randomized interleavings of processes saving, claiming and ending', ()
       expect(totals.handoffs).toBeGreaterThan(0)
     })
   }
+
+  // Issue 12 §3: the same rules as a property. fast-check draws the case as well as the seed, and a failure
+  // shrinks to the simplest case that still fails (fewer processes, no crashes, no idle pauses, no agent),
+  // which it prints with the seed to replay through `play`.
+  test('as a property over every case: at most one handoff per piece of work, nothing recorded lost', { timeout: 600_000 }, () => {
+    const cases = fc.record({
+      processes: fc.constantFrom(2, 3),
+      crashes: fc.boolean(),
+      idle: fc.constantFrom<ModelOptions['idle']>(false, true, 'together'),
+      agent: fc.boolean(),
+    })
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), cases, (seed, options) => {
+        const { first, swept } = play(seed, options)
+        atMostOnce(seed, first)
+        atMostOnce(seed, swept)
+        if (options.crashes) return
+        nothingLost(seed, first)
+        nothingLost(seed, swept)
+        for (const item of swept.recorded) expect((swept.handed.get(item) ?? []).length, `${item} never handed off; seed ${seed}`).toBeGreaterThan(0)
+        expect(new Set(swept.idsSent).size).toBeLessThanOrEqual(1)
+      }),
+      { numRuns: Number(process.env['HARK_INTERLEAVE_PROPERTY_RUNS'] ?? 1_500) },
+    )
+  })
 
   test('the same seed plays the same run', () => {
     const options: ModelOptions = { processes: 3, crashes: false, idle: true, agent: true }
