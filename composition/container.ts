@@ -21,6 +21,7 @@ import picomatch from '../vendor/picomatch.js'
 import { BriefService, BriefState } from '../core/application/brief-service'
 import { Compact } from '../core/application/compact'
 import { ConversationState, ConversationStore, StoreHealth } from '../core/application/conversation-store'
+import { DeliverLater } from '../core/application/deliver-later'
 import { DetectMove } from '../core/application/detect-move'
 import { GuardEdit, GuardState } from '../core/application/guard-edit'
 import { HandOff } from '../core/application/hand-off'
@@ -83,6 +84,7 @@ const callBindings = callModule((bind) => {
   perCall(bind, HarkGateway, (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity) => new McpHarkGateway(endpoint, clock, identity), [HarkEndpointId, Clock, HarkIdentityId])
   perCallClass(bind, ConversationStore, [KeyValueStore, Clock, Entropy, Host, StoreHealth, ConversationState])
   perCallClass(bind, ProjectPaths, [PathState, Files, SessionInfo])
+  perCallClass(bind, DeliverLater, [ConversationStore, HarkGateway, Clock, Host])
   perCallClass(bind, BriefService, [BriefState, StartState, ConversationState, Settings, HarkGateway, ConversationStore, Clock, Host])
   // A use case, and /hark handoff's collaborator too: bound per call, so both share one.
   perCallClass(bind, HandOff, [StartState, ConversationState, HarkGateway, ConversationStore, Clock, Host, BriefService, Settings, ProjectPaths])
@@ -90,14 +92,14 @@ const callBindings = callModule((bind) => {
 
 /** The use cases, one per SPEC.md hook (docs/architecture.md maps them). */
 const useCaseBindings = loadModule((bind) => {
-  useCase(bind, StartSession, [PluginLoad, StartState, Settings, SessionInfo, Files, Host, Clock, Entropy, ConversationStore, BriefService, ProjectPaths])
+  useCase(bind, StartSession, [PluginLoad, StartState, Settings, SessionInfo, Files, Host, Clock, Entropy, ConversationStore, BriefService, ProjectPaths, DeliverLater])
   useCase(bind, ProvideContext, [StartState, BriefState, ConversationStore])
   useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
   useCase(bind, Compact, [StartState, GuardState, BriefService, ConversationStore, Host])
   useCase(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore, Clock])
   useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, ProjectPaths, GlobCompiler])
   useCase(bind, RecordWork, [StartState, ConversationState, Settings, ConversationStore])
-  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock])
+  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock, DeliverLater])
 })
 
 /** Which class serves each use case the hooks adapter names. */

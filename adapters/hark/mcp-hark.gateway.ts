@@ -118,7 +118,7 @@ export class McpHarkGateway implements HarkGateway {
       jsonrpc: '2.0',
       id,
       method: 'tools/call',
-      params: { name: tool, arguments: args, _meta: { client: CLIENT_NAME, conversation: this.identity.conversationId() } },
+      params: { name: tool, arguments: args, _meta: { client: CLIENT_NAME, conversation: options?.conversationId ?? this.identity.conversationId() } },
     })
     const headers = {
       'Content-Type': 'application/json',

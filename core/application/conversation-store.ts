@@ -13,6 +13,7 @@ import {
   BRIEF_PREFIX,
   briefKey,
   CLAIM_PREFIX,
+  CLAIM_TTL_MS,
   claimKey,
   claimWinner,
   parseRecordKey,
@@ -22,6 +23,8 @@ import {
   type ConversationKey,
 } from '../domain/conversation/keys'
 import { newRecord, noteSession, type ConversationRecord, type ConversationView } from '../domain/conversation/record'
+import type { HandoffPayload } from '../domain/handoff'
+import { undeliveredKey } from '../domain/undelivered'
 import { absorb, conversationIdOf, fold, mergeConversation } from '../domain/conversation/merge'
 import { sanitizeCachedBrief, sanitizeRecord, type CachedBrief } from '../domain/conversation/sanitize'
 import { isIdleRecord, planPrune } from '../domain/conversation/prune'
@@ -336,6 +339,56 @@ export class ConversationStore {
       return { won: false, refused: true }
     }
     return { won: claimWinner(keys.value, open.key, segment, now) === key, refused: false }
+  }
+
+  /** Every key of the store, or undefined when the store did not answer (one log line at most). */
+  async allKeys(options: StoreCallOptions = {}): Promise<string[] | undefined> {
+    const keys = await this.call(() => this.store.keys(), options)
+    return keys.done ? keys.value : this.failed('read', keys.reason, keys.error)
+  }
+
+  /** One value as stored (untrusted), or undefined. */
+  async readValue(key: string, options: StoreCallOptions = {}): Promise<unknown> {
+    const value = await this.call(() => this.store.get(key), options)
+    return value.done ? value.value : this.failed('read', value.reason, value.error)
+  }
+
+  /** Stores a value of the plugin's own (not this process's record), within the wait. */
+  keep(key: string, value: unknown, options: StoreCallOptions = {}): Promise<boolean> {
+    return this.write(key, value, options)
+  }
+
+  /**
+   * Keeps a handoff that reached nothing of Hark for the next session start in the project (issue 12 §2),
+   * under this conversation's id. Resolves to whether the store took it.
+   */
+  async keepUndelivered(venture: string, payload: HandoffPayload, options: StoreCallOptions = {}): Promise<boolean> {
+    const conversationId = this.conversation.record?.conversationId
+    if (conversationId === undefined) return false
+    const now = await this.clock.now()
+    return this.write(undeliveredKey(venture, now, this.entropy.randomHex(8)), { conversationId, recordedAt: now, payload }, options)
+  }
+
+  /** Removes a key of the plugin's own; false when the store did not take it. */
+  async remove(key: string, options: StoreCallOptions = {}): Promise<boolean> {
+    return (await this.call(() => this.store.delete(key), options)).done
+  }
+
+  /**
+   * A first-wins claim under `prefix` (`<prefix><time>:<random>`): stores one, then reads the keys; true when
+   * the first claim younger than 30 s is this one (SPEC.md's claim rule, for other work than a segment's).
+   */
+  async claimFirst(prefix: string): Promise<boolean> {
+    const now = await this.clock.now()
+    const key = `${prefix}${now}:${this.entropy.randomHex(8)}`
+    if (!(await this.write(key, true))) return false
+    const keys = await this.allKeys()
+    const first = keys?.find((k) => {
+      if (!k.startsWith(prefix)) return false
+      const at = Number(k.slice(prefix.length).split(':')[0])
+      return Number.isSafeInteger(at) && Math.abs(now - at) <= CLAIM_TTL_MS
+    })
+    return first === key
   }
 
   async readBrief(venture: string): Promise<CachedBrief | undefined> {

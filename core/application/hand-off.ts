@@ -6,7 +6,7 @@
  * time is left; without work, `close_session` if a Hark session is open; otherwise nothing.
  */
 import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation/merge'
-import { buildHandoff, CLOSE_REASON } from '../domain/handoff'
+import { buildHandoff, CLOSE_REASON, type HandoffPayload } from '../domain/handoff'
 import type { Venture } from '../domain/project'
 import { pathKey } from '../domain/paths'
 import { hasWork, oneSpellingPerFile, type Work } from '../domain/work'
@@ -24,6 +24,8 @@ import type { StartState } from './start-session'
 export const EXIT_MARGIN_MS = 400
 /** At exit, what waiting for the start and its brief leaves for the handoff's store calls and request (ms). */
 export const EXIT_RESERVE_MS = 300
+/** What the log line adds when a handoff is kept for later. */
+const LATER = ' The handoff is kept on this machine and sent at the next session start in this project.'
 /** At exit, what the store steps leave for the request itself (ms). */
 export const EXIT_REQUEST_MS = 200
 
@@ -111,22 +113,31 @@ export class HandOff {
   private async sendHandoff(venture: Venture, recorded: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
     const rules = this.paths.place?.rules
     const work = rules === undefined ? recorded : oneSpellingPerFile(recorded, (path) => pathKey(path, rules))
-    const sent = await this.hark.endSession(buildHandoff(venture, work, notes, this.settings.accessKey), { timeoutMs: await this.timeLeft(deadline) })
+    const payload = buildHandoff(venture, work, notes, this.settings.accessKey)
+    const sent = await this.hark.endSession(payload, { timeoutMs: await this.timeLeft(deadline) })
     if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
     // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.
     // One log line tells the whole story.
     const left = await this.timeLeft(deadline)
     if (left <= 0) {
-      this.host.log(`Hark: end_session failed (${sent.detail}), and no exit time was left to ask Hark to draft the handoff instead.`)
+      const kept = sent.kind === 'unreachable' && (await this.keepForLater(venture, payload))
+      this.host.log(`Hark: end_session failed (${sent.detail}), and no exit time was left to ask Hark to draft the handoff instead.${kept ? LATER : ''}`)
       return { kind: 'failed', tool: 'end_session', detail: sent.detail, work }
     }
     const stopped = await this.hark.sessionStopped(venture, { timeoutMs: left })
     if (!stopped.ok) {
-      this.host.log(`Hark: end_session failed (${sent.detail}), and so did session_stopped (${stopped.detail}); Hark's idle sweep drafts the handoff.`)
+      // Nothing reached Hark: the handoff is kept for the next start in the project (issue 12 §2).
+      const kept = sent.kind === 'unreachable' && stopped.kind === 'unreachable' && (await this.keepForLater(venture, payload))
+      this.host.log(`Hark: end_session failed (${sent.detail}), and so did session_stopped (${stopped.detail});${kept ? LATER : " Hark's idle sweep drafts the handoff."}`)
       return { kind: 'failed', tool: 'session_stopped', detail: stopped.detail, work }
     }
     this.host.log(`Hark: end_session failed (${sent.detail}); Hark drafts the handoff from repo activity instead.`)
     return this.finish('session_stopped', work, stopped)
+  }
+
+  /** Keeps the handoff in the store for the next session start in the project; whether the store took it. */
+  private keepForLater(venture: Venture, payload: HandoffPayload): Promise<boolean> {
+    return this.store.keepUndelivered(venture, payload, { waitMs: this.exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS })
   }
 
   private async finish(tool: 'end_session' | 'session_stopped' | 'close_session', work: Work, result: HarkResult<void>): Promise<HandoffOutcome> {

@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock.port'
 import type { HarkFailureKind, HarkGateway } from '../ports/hark.port'
 import type { BriefService } from './brief-service'
 import type { ConversationState, ConversationStore } from './conversation-store'
+import type { DeliverLater } from './deliver-later'
 import type { HandOff, HandoffOutcome } from './hand-off'
 import { KEY_HELP, PROJECT_HELP, SETUP_HELP } from './settings'
 import type { StartState } from './start-session'
@@ -52,6 +53,7 @@ export class HarkCommand {
     private readonly hark: HarkGateway,
     private readonly store: ConversationStore,
     private readonly clock: Clock,
+    private readonly delivery: DeliverLater,
   ) {}
 
   /** The usage text when `/hark <args>` names no command, before anything starts; else undefined. */
@@ -94,10 +96,18 @@ export class HarkCommand {
   private async brief(): Promise<string> {
     const venture = this.start.project?.venture ?? ''
     const result = await this.briefs.fetch('for /hark brief')
-    if (result.ok) return `Hark brief for ${venture}:\n\n${renderBriefText(result.value)}`
+    const waiting = await this.waitingLine()
+    if (result.ok) return `Hark brief for ${venture}:\n\n${renderBriefText(result.value)}${waiting}`
     const last = this.briefs.brief
-    const failed = `Could not fetch the brief for ${venture} (${result.detail}).${keyHelp(result)}`
+    const failed = `Could not fetch the brief for ${venture} (${result.detail}).${keyHelp(result)}${waiting}`
     return last === undefined ? failed : `${failed}\nThe last brief this session has:\n\n${renderBriefText(last)}`
+  }
+
+  /** Handoffs of earlier sessions that could not reach Hark and wait on this machine (issue 12 §2). */
+  private async waitingLine(): Promise<string> {
+    const project = this.start.activeProject
+    const n = project === undefined ? 0 : await this.delivery.waiting(project.venture)
+    return n === 0 ? '' : `\n\n${n} handoff${n === 1 ? '' : 's'} of earlier sessions could not reach Hark and wait${n === 1 ? 's' : ''} on this machine; the next session start sends ${n === 1 ? 'it' : 'them'}.`
   }
 
   private async needs(venture: Venture): Promise<string> {

@@ -20,6 +20,7 @@ import type { Host } from '../ports/host.port'
 import type { SessionInfo } from '../ports/session.port'
 import type { BriefService } from './brief-service'
 import { STORE_WAIT_EXIT_MS, type ConversationStore } from './conversation-store'
+import type { DeliverLater } from './deliver-later'
 import type { ProjectPaths } from './project-paths'
 import { describeError, within } from './deadline'
 import type { Settings } from './settings'
@@ -150,6 +151,7 @@ export class StartSession {
     private readonly store: ConversationStore,
     private readonly briefs: BriefService,
     private readonly paths: ProjectPaths,
+    private readonly delivery: DeliverLater,
   ) {}
 
   /**
@@ -247,7 +249,14 @@ export class StartSession {
     // The brief request goes out now (nothing waits on Hark: issue 11, docs/engine.md), while this process's
     // record is stored; pruning goes along with the brief, bounded (it is housekeeping: a store slow to
     // delete must not hold up the first message), and what waits for the brief waits for both.
-    this.briefs.beginFirst(() => Promise.all([this.getBrief(project), within(this.clock, PRUNE_WAIT_MS, () => this.store.prune())]))
+    // Handoffs that could not reach Hark before go out alongside, bounded the same way (issue 12 §2).
+    this.briefs.beginFirst(() =>
+      Promise.all([
+        this.getBrief(project),
+        within(this.clock, PRUNE_WAIT_MS, () => this.store.prune()),
+        within(this.clock, PRUNE_WAIT_MS, () => this.delivery.run(project.venture)),
+      ]),
+    )
     await this.store.join(sessionId)
   }
 

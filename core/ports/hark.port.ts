@@ -5,6 +5,7 @@
  */
 import { token, type Token } from './token'
 import type { Brief } from '../domain/brief'
+import type { ConversationId } from '../domain/conversation/keys'
 import type { GuardRecord } from '../domain/guard/records'
 import type { HandoffPayload } from '../domain/handoff'
 import type { Item } from '../domain/item'
@@ -23,6 +24,8 @@ export type HarkResult<T> =
 export interface HarkCallOptions {
   /** Stop waiting after this many ms (default 3,000; SPEC.md: shorter at exit). */
   readonly timeoutMs?: number
+  /** The conversation the request speaks for, when not this one (a handoff delivered later). */
+  readonly conversationId?: ConversationId
 }
 
 /** `end_session`'s arguments (SPEC.md: The handoff), as the domain builds them. */

@@ -1,0 +1,59 @@
+/**
+ * Handoffs delivered later (issue 12 §2; beyond SPEC.md's fallbacks, which README says): a handoff that
+ * reached nothing of Hark at exit is kept in the store (`HandOff`), and the next session start in the
+ * project sends each one once with `end_session`, under the conversation id it was recorded with, under a
+ * claim so two processes never both send it, behind the start (nothing waits for it). Only "nothing
+ * reached Hark" keeps it for another try: a timeout or any answer from Hark ends it (SPEC.md: no retry).
+ */
+import { deliveredLater, planUndelivered, sanitizeUndelivered, UNDELIVERED_CLAIM_PREFIX, UNDELIVERED_PER_PROJECT } from '../domain/undelivered'
+import type { Venture } from '../domain/project'
+import type { Clock } from '../ports/clock.port'
+import type { HarkGateway } from '../ports/hark.port'
+import type { Host } from '../ports/host.port'
+import type { ConversationStore } from './conversation-store'
+
+/** Claims on undelivered handoffs older than this are removed (a process that died holding one). */
+const OLD_CLAIM_MS = 60 * 60_000
+
+export class DeliverLater {
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly hark: HarkGateway,
+    private readonly clock: Clock,
+    private readonly host: Host,
+  ) {}
+
+  /** How many handoffs of the project wait for delivery (for /hark). */
+  async waiting(venture: Venture): Promise<number> {
+    const keys = await this.store.allKeys()
+    return keys === undefined ? 0 : planUndelivered(await this.clock.now(), keys, venture).send.length
+  }
+
+  /** Sends the project's undelivered handoffs, oldest first; stops at the first that reaches nothing. Never throws. */
+  async run(venture: Venture): Promise<void> {
+    const keys = await this.store.allKeys()
+    if (keys === undefined) return
+    const now = await this.clock.now()
+    const plan = planUndelivered(now, keys, venture)
+    for (const key of keys) {
+      const at = key.startsWith(UNDELIVERED_CLAIM_PREFIX) ? Number(key.split(':').at(-2)) : Number.NaN
+      if (now - at > OLD_CLAIM_MS) await this.store.remove(key)
+    }
+    if (plan.drop.length > 0) {
+      for (const key of plan.drop) await this.store.remove(key)
+      this.host.log(`Hark: dropped ${plan.drop.length} undelivered handoff${plan.drop.length === 1 ? '' : 's'} of ${venture} (kept 14 days, ${UNDELIVERED_PER_PROJECT} at most).`)
+    }
+    for (const key of plan.send) {
+      if (!(await this.store.claimFirst(`${UNDELIVERED_CLAIM_PREFIX}${key}:`))) continue
+      const held = sanitizeUndelivered(await this.store.readValue(key))
+      if (held === undefined) {
+        await this.store.remove(key)
+        continue
+      }
+      const sent = await this.hark.endSession(deliveredLater(held), { conversationId: held.conversationId })
+      if (!sent.ok && sent.kind === 'unreachable') return
+      await this.store.remove(key)
+      if (!sent.ok) this.host.log(`Hark: a handoff kept since ${new Date(held.recordedAt).toISOString()} was not taken (${sent.detail}); it is not sent again.`)
+    }
+  }
+}

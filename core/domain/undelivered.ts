@@ -1,0 +1,83 @@
+/**
+ * Handoffs that could not reach Hark (issue 12 §2, beyond SPEC.md's fallbacks: SPEC.md, The handoff): when
+ * nothing reached Hark at exit (a refused connection, a DNS or TLS failure), the handoff is kept in the store
+ * as `undelivered:<project>:<recorded at>:<random>` and the next session start in the project sends it once.
+ * Kept 14 days at most, 5 per project at most (the oldest dropped first). What is kept is the end_session
+ * payload as built, already cleaned (never the transcript, never the key), and the conversation id it was
+ * recorded under. Values read back are untrusted (any program can write the store): checked again here.
+ */
+import { conversationIdOfText, type ConversationId } from './conversation/keys'
+import type { HandoffPayload } from './handoff'
+
+export const UNDELIVERED_PREFIX = 'undelivered:'
+/** A claim on an undelivered handoff: `undelivered-claim:<its key>:<time>:<random>` (the first one wins). */
+export const UNDELIVERED_CLAIM_PREFIX = 'undelivered-claim:'
+export const UNDELIVERED_KEEP_MS = 14 * 86_400_000
+export const UNDELIVERED_PER_PROJECT = 5
+/** Longest text field kept (the payload's own caps are far below it). */
+const MAX_FIELD = 20_000
+const MAX_LINKS = 20
+
+export interface Undelivered {
+  readonly conversationId: ConversationId
+  /** When the work was handed off and could not reach Hark (epoch ms). */
+  readonly recordedAt: number
+  readonly payload: HandoffPayload
+}
+
+export function undeliveredKey(venture: string, recordedAt: number, random: string): string {
+  return `${UNDELIVERED_PREFIX}${venture}:${recordedAt}:${random}`
+}
+
+/** The project and the time of an undelivered handoff's key; undefined for another key. */
+export function parseUndeliveredKey(key: string): { venture: string; recordedAt: number } | undefined {
+  if (!key.startsWith(UNDELIVERED_PREFIX)) return undefined
+  const parts = key.slice(UNDELIVERED_PREFIX.length).split(':')
+  if (parts.length !== 3) return undefined
+  const [venture, at, random] = parts as [string, string, string]
+  const recordedAt = /^[0-9]{1,16}$/.test(at) ? Number(at) : Number.NaN
+  if (venture === '' || !Number.isSafeInteger(recordedAt) || !/^[0-9a-z]{1,32}$/.test(random)) return undefined
+  return { venture, recordedAt }
+}
+
+/** An undelivered handoff from a stored value, or undefined when it is not one. */
+export function sanitizeUndelivered(value: unknown): Undelivered | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const o = value as Record<string, unknown>
+  const id = typeof o['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
+  const recordedAt = o['recordedAt']
+  const p = o['payload']
+  if (id === undefined || typeof recordedAt !== 'number' || !Number.isSafeInteger(recordedAt) || typeof p !== 'object' || p === null) return undefined
+  const q = p as Record<string, unknown>
+  const text = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).slice(0, MAX_FIELD) : undefined)
+  const [venture, did, changed, next] = [text('venture'), text('what_i_did'), text('what_changed'), text('whats_next')]
+  if (venture === undefined || did === undefined || changed === undefined || next === undefined) return undefined
+  const links = Array.isArray(q['links']) ? q['links'].filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS).map((l) => l.slice(0, 2_000)) : []
+  const watch = text('watch_out_for')
+  return {
+    conversationId: id,
+    recordedAt,
+    payload: { venture, what_i_did: did, what_changed: changed, whats_next: next, links, ...(watch === undefined ? {} : { watch_out_for: watch }) },
+  }
+}
+
+/** The payload as sent later: `what_i_did` first says when the work was recorded. */
+export function deliveredLater(u: Undelivered): HandoffPayload {
+  const when = new Date(u.recordedAt).toISOString().replace(/\.\d{3}Z$/, 'Z')
+  return { ...u.payload, what_i_did: `Recorded ${when}; Hark could not be reached then, so it is delivered later.\n${u.payload.what_i_did}` }
+}
+
+/**
+ * What to do with a project's undelivered handoffs, by key: send the newest UNDELIVERED_PER_PROJECT kept
+ * less than 14 days (oldest first), drop the rest of the project's.
+ */
+export function planUndelivered(now: number, keys: readonly string[], venture: string): { send: string[]; drop: string[] } {
+  const mine = keys
+    .map((key) => ({ key, parsed: parseUndeliveredKey(key) }))
+    .filter((k): k is { key: string; parsed: { venture: string; recordedAt: number } } => k.parsed?.venture === venture)
+    .sort((a, b) => a.parsed.recordedAt - b.parsed.recordedAt)
+  const fresh = mine.filter((k) => now - k.parsed.recordedAt <= UNDELIVERED_KEEP_MS && k.parsed.recordedAt - now <= UNDELIVERED_KEEP_MS)
+  const send = fresh.slice(-UNDELIVERED_PER_PROJECT).map((k) => k.key)
+  const sending = new Set(send)
+  return { send, drop: mine.map((k) => k.key).filter((k) => !sending.has(k)) }
+}
