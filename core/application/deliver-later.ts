@@ -45,14 +45,15 @@ export class DeliverLater {
     }
     for (const key of plan.send) {
       if (!(await this.store.claimFirst(`${UNDELIVERED_CLAIM_PREFIX}${key}:`))) continue
-      const held = sanitizeUndelivered(await this.store.readValue(key))
+      const held = sanitizeUndelivered(await this.store.readValue(key), key)
       if (held === undefined) {
         await this.store.remove(key)
         continue
       }
       const sent = await this.hark.endSession(deliveredLater(held), { conversationId: held.conversationId })
       if (!sent.ok && sent.kind === 'unreachable') return
-      await this.store.remove(key)
+      // Sent (or answered): never again. A store that will not delete it keeps a value that is not one.
+      if (!(await this.store.remove(key))) await this.store.keep(key, { delivered: true })
       if (!sent.ok) this.host.log(`Hark: a handoff kept since ${new Date(held.recordedAt).toISOString()} was not taken (${sent.detail}); it is not sent again.`)
     }
   }

@@ -128,7 +128,8 @@ export class HandOff {
     if (!stopped.ok) {
       // Nothing reached Hark: the handoff is kept for the next start in the project (issue 12 §2).
       const kept = sent.kind === 'unreachable' && stopped.kind === 'unreachable' && (await this.keepForLater(venture, payload))
-      this.host.log(`Hark: end_session failed (${sent.detail}), and so did session_stopped (${stopped.detail});${kept ? LATER : " Hark's idle sweep drafts the handoff."}`)
+      const after = kept ? LATER : stopped.kind === 'key-refused' ? ' Hark refused the access key: run /plugin configure hark-memory@hark to set a new one.' : " Hark's idle sweep drafts the handoff."
+      this.host.log(`Hark: end_session failed (${sent.detail}), and so did session_stopped (${stopped.detail});${after}`)
       return { kind: 'failed', tool: 'session_stopped', detail: stopped.detail, work }
     }
     this.host.log(`Hark: end_session failed (${sent.detail}); Hark drafts the handoff from repo activity instead.`)

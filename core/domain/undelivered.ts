@@ -14,8 +14,9 @@ export const UNDELIVERED_PREFIX = 'undelivered:'
 export const UNDELIVERED_CLAIM_PREFIX = 'undelivered-claim:'
 export const UNDELIVERED_KEEP_MS = 14 * 86_400_000
 export const UNDELIVERED_PER_PROJECT = 5
-/** Longest text field kept (the payload's own caps are far below it). */
-const MAX_FIELD = 20_000
+/** Longest text field kept: above the most `buildHandoff` makes (100 paths of 300 characters, 50 commits). */
+const MAX_FIELD = 40_000
+const MAX_DATE_MS = 8_640_000_000_000_000
 const MAX_LINKS = 20
 
 export interface Undelivered {
@@ -35,19 +36,25 @@ export function parseUndeliveredKey(key: string): { venture: string; recordedAt:
   const parts = key.slice(UNDELIVERED_PREFIX.length).split(':')
   if (parts.length !== 3) return undefined
   const [venture, at, random] = parts as [string, string, string]
-  const recordedAt = /^[0-9]{1,16}$/.test(at) ? Number(at) : Number.NaN
-  if (venture === '' || !Number.isSafeInteger(recordedAt) || !/^[0-9a-z]{1,32}$/.test(random)) return undefined
+  const recordedAt = /^[0-9]{1,15}$/.test(at) ? Number(at) : Number.NaN
+  // A time a Date can show (±8.64e15 ms), so what_i_did can say when.
+  if (venture === '' || !Number.isSafeInteger(recordedAt) || recordedAt > MAX_DATE_MS || !/^[0-9a-z]{1,32}$/.test(random)) return undefined
   return { venture, recordedAt }
 }
 
-/** An undelivered handoff from a stored value, or undefined when it is not one. */
-export function sanitizeUndelivered(value: unknown): Undelivered | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+/**
+ * An undelivered handoff from the value stored under `key`, or undefined when it is not one: its time must
+ * be the key's, and its project the key's (any program can write the store).
+ */
+export function sanitizeUndelivered(value: unknown, key: string): Undelivered | undefined {
+  const named = parseUndeliveredKey(key)
+  if (named === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   const o = value as Record<string, unknown>
   const id = typeof o['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
   const recordedAt = o['recordedAt']
   const p = o['payload']
-  if (id === undefined || typeof recordedAt !== 'number' || !Number.isSafeInteger(recordedAt) || typeof p !== 'object' || p === null) return undefined
+  if (id === undefined || recordedAt !== named.recordedAt || typeof p !== 'object' || p === null) return undefined
+  if ((p as Record<string, unknown>)['venture'] !== named.venture) return undefined
   const q = p as Record<string, unknown>
   const text = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).slice(0, MAX_FIELD) : undefined)
   const [venture, did, changed, next] = [text('venture'), text('what_i_did'), text('what_changed'), text('whats_next')]

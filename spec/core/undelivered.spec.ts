@@ -25,13 +25,22 @@ describe('handoffs delivered later', () => {
   })
 
   test('a stored value is checked again: what is not one is refused, fields are kept to their type', () => {
-    expect(sanitizeUndelivered({ conversationId: ID1, recordedAt: NOW, payload })).toEqual({ conversationId: ID1, recordedAt: NOW, payload })
+    const key = undeliveredKey('V-012', NOW, 'ab')
+    expect(sanitizeUndelivered({ conversationId: ID1, recordedAt: NOW, payload }, key)).toEqual({ conversationId: ID1, recordedAt: NOW, payload })
     for (const bad of [null, 'x', { conversationId: 'nope', recordedAt: NOW, payload }, { conversationId: ID1, recordedAt: 'x', payload }, { conversationId: ID1, recordedAt: NOW, payload: { venture: 1 } }]) {
-      expect(sanitizeUndelivered(bad)).toBeUndefined()
+      expect(sanitizeUndelivered(bad, key)).toBeUndefined()
     }
-    const odd = sanitizeUndelivered({ conversationId: ID1, recordedAt: NOW, payload: { ...payload, links: ['a', 3, 'b'], extra: 'x' } })
+    const odd = sanitizeUndelivered({ conversationId: ID1, recordedAt: NOW, payload: { ...payload, links: ['a', 3, 'b'], extra: 'x' } }, key)
     expect(odd?.payload.links).toEqual(['a', 'b'])
     expect(JSON.stringify(odd)).not.toContain('extra')
+  })
+
+  test('a value whose time or project is not its key\'s is refused (a time no Date can show above all)', () => {
+    const key = undeliveredKey('V-012', NOW, 'ab')
+    expect(sanitizeUndelivered({ conversationId: ID1, recordedAt: NOW + 1, payload }, key)).toBeUndefined()
+    expect(sanitizeUndelivered({ conversationId: ID1, recordedAt: NOW, payload: { ...payload, venture: 'OTHER-9' } }, key)).toBeUndefined()
+    expect(parseUndeliveredKey(undeliveredKey('V-012', 9_000_000_000_000_000, 'ab'))).toBeUndefined()
+    expect(sanitizeUndelivered({ conversationId: ID1, recordedAt: 9_000_000_000_000_000, payload }, undeliveredKey('V-012', 9_000_000_000_000_000, 'ab'))).toBeUndefined()
   })
 
   test('what_i_did says when the work was recorded', () => {
