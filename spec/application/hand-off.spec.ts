@@ -24,10 +24,19 @@ import { CONV, file, ID1, v } from '../support'
 const START = 1_000_000
 const WINDOW = 1_500
 
-/** A clock at START that store calls move by `storeMs` each; waits never end on their own. */
-function world(storeMs: number) {
+/**
+ * A clock at START that store calls move by `storeMs` each; waits never end on their own, or with
+ * `waitsEnd` after a few real ms (each wait then runs out as soon as the work it bounds is not done).
+ */
+function world(storeMs: number, { waitsEnd = false } = {}) {
   let now = START
-  const clock: Clock = { now: async () => now, sleep: (_ms, signal) => new Promise((done) => signal?.addEventListener('abort', () => done())) }
+  const never = (signal?: AbortSignal) => new Promise<void>((done) => signal?.addEventListener('abort', () => done()))
+  const soon = (signal?: AbortSignal) =>
+    new Promise<void>((done) => {
+      const t = setTimeout(done, 5)
+      signal?.addEventListener('abort', () => (clearTimeout(t), done()))
+    })
+  const clock: Clock = { now: async () => now, sleep: (_ms, signal) => (waitsEnd ? soon(signal) : never(signal)) }
   const data = new Map<string, unknown>()
   const store: KeyValueStore = {
     get: async (k) => ((now += storeMs), data.get(k)),
@@ -45,12 +54,13 @@ function world(storeMs: number) {
   const key = recordKey(CONV, START, 'aaaa')
   const record = addEntry(newRecord(ID1), file('src/a.ts'), START)
   conversation.begin({ key: CONV, recordKey: key, sessionId: 'S1' }, record, mergeConversation(key, record, new Map()))
-  const conversations = new ConversationStore(store, clock, entropy, host, new StoreHealth(), conversation)
+  const health = new StoreHealth()
+  const conversations = new ConversationStore(store, clock, entropy, host, health, conversation)
   const settings = {}
   const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, conversations, clock, host)
   const paths = new ProjectPaths(new PathState(), td.object<Files>(), td.object<SessionInfo>())
   const handOff = new HandOff(start, conversation, hark, conversations, clock, host, briefs, settings, paths)
-  return { handOff, hark, host, elapsed: () => now - START }
+  return { handOff, hark, host, health, conversation, elapsed: () => now - START }
 }
 
 afterEach(() => td.reset())
@@ -91,5 +101,16 @@ describe('at exit', () => {
     await w.handOff.run(START + 1_000)
     td.verify(w.hark.sessionStopped(td.matchers.anything(), td.matchers.anything()), { times: 0 })
     td.verify(w.host.log(td.matchers.contains('no exit time was left')), { times: 1 })
+  })
+})
+
+describe('at exit, a store that holds the save queue', () => {
+  test('the handoff does not wait behind a save that never ends: its steps give up in time, and end_session goes out', async () => {
+    const w = world(0, { waitsEnd: true })
+    // A save of another hook, stuck on a store that never answers.
+    void w.health.queue(() => new Promise(() => undefined))
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
+    const out = await w.handOff.run(START + WINDOW)
+    expect(out).toMatchObject({ kind: 'sent', tool: 'end_session' })
   })
 })

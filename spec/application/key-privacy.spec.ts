@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { compose } from '../../composition/container'
 import { InMemoryHark, type FakeHttpReply } from '../../adapters/fake-hark/in-memory-hark'
 import type { EnginePorts } from '../../adapters/claude-code/engine-ports'
+import { memoryPorts } from '../memory-ports'
 import type { UseCases } from '../../adapters/claude-code/application'
 import type { BashReport } from '../../core/domain/bash-report'
 import { cleanNotes, cleanSubject, redactAccessKey } from '../../core/domain/notes'
@@ -109,33 +110,12 @@ function world(key: string, failures: Partial<Record<string, Failure>>) {
     }
   }
 
-  const ports = (): EnginePorts => ({
-    store: {
-      get: async (k) => data.get(k),
-      set: async (k, v) => void data.set(k, JSON.parse(JSON.stringify(v))),
-      delete: async (k) => void data.delete(k),
-      keys: async () => [...data.keys()],
-    },
-    clock: { now: async () => NOW, sleep: (_ms, signal) => new Promise((done) => signal?.addEventListener('abort', () => done())) },
-    host: {
-      status: (text) => void seen.said.push(`status: ${text}`),
-      log: (line) => void seen.said.push(`log: ${line}`),
-      ask: async () => 'Allow',
-      registerCommand: async () => undefined,
-      refreshContext: () => undefined,
-    },
-    files: { readText: async (p) => (p === `${ROOT}/.hark/project` ? 'V-012\n' : undefined), size: async () => undefined, realPath: async () => undefined, readRange: async () => undefined },
-    session: {
-      id: async () => 'spec-session',
-      cwd: async () => ROOT,
-      startedAt: async () => NOW,
-      turns: async () => 1,
-      engineVersion: async () => '2.1.332',
-      pluginVersion: async () => '0.2.3',
-      platform: async () => 'linux' as const,
-      isPlaceholderSource: async () => false,
-    },
-    hark: {
+  const ports = (): EnginePorts =>
+    memoryPorts({
+      data,
+      root: ROOT,
+      now: NOW,
+      said: seen.said,
       post: async (headers, body) => {
         seen.requests.push({ headers: { ...headers }, body })
         const tool = (JSON.parse(body) as { params?: { name?: string } }).params?.name ?? ''
@@ -143,8 +123,7 @@ function world(key: string, failures: Partial<Record<string, Failure>>) {
         if (failure !== undefined) return fail(failure, body)
         return hark.handle('https://harkstudio.io/mcp', { method: 'POST', headers: { ...headers }, body })
       },
-    },
-  })
+    })
 
   /** One hook call, as the hooks adapter runs it: a throw becomes one log line. */
   const hook = async (event: string, work: (uc: UseCases) => Promise<void>) => {

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest'
 import { compose } from '../../composition/container'
 import { InMemoryHark } from '../../adapters/fake-hark/in-memory-hark'
 import type { EnginePorts } from '../../adapters/claude-code/engine-ports'
+import { memoryPorts } from '../memory-ports'
 import type { UseCases } from '../../adapters/claude-code/application'
 
 const KEY = 'hark_spec_key_0123456789'
@@ -14,34 +15,7 @@ const ROOT = '/spec/project'
 /** Engine ports over shared in-memory data, each call's port objects new; `said` collects this call's status and log lines. */
 function portsOver(data: Map<string, unknown>, hark: InMemoryHark) {
   const said: string[] = []
-  const ports: EnginePorts = {
-    store: {
-      get: async (k) => data.get(k),
-      set: async (k, v) => void data.set(k, JSON.parse(JSON.stringify(v))),
-      delete: async (k) => void data.delete(k),
-      keys: async () => [...data.keys()],
-    },
-    clock: { now: async () => 1_767_000_000_000, sleep: (_ms, signal) => new Promise((done) => signal?.addEventListener('abort', () => done())) },
-    host: {
-      status: (text) => void said.push(`status: ${text}`),
-      log: (line) => void said.push(`log: ${line}`),
-      ask: async () => 'Allow',
-      registerCommand: async () => undefined,
-      refreshContext: () => undefined,
-    },
-    files: { readText: async (p) => (p === `${ROOT}/.hark/project` ? 'V-012\n' : undefined), size: async () => undefined, realPath: async () => undefined, readRange: async () => undefined },
-    session: {
-      id: async () => 'spec-session',
-      cwd: async () => ROOT,
-      startedAt: async () => 1_767_000_000_000,
-      turns: async () => 1,
-      engineVersion: async () => '2.1.332',
-      pluginVersion: async () => '0.2.3',
-      platform: async () => 'linux' as const,
-      isPlaceholderSource: async () => false,
-    },
-    hark: { post: async (headers, body) => hark.handle('https://harkstudio.io/mcp', { method: 'POST', headers: { ...headers }, body }) },
-  }
+  const ports = memoryPorts({ data, root: ROOT, now: 1_767_000_000_000, said, post: async (headers, body) => hark.handle('https://harkstudio.io/mcp', { method: 'POST', headers: { ...headers }, body }) })
   return { ports, said }
 }
 

@@ -1,0 +1,31 @@
+// classic.SessionEnd (core/application/detect-move.ts): the transcript says whether the conversation moved
+// to a background process, even while the start is still held up (a slow store): it is read first.
+import * as td from 'testdouble'
+import { expect, test } from 'vitest'
+import { ConversationState, type ConversationStore } from '../../core/application/conversation-store'
+import { DetectMove } from '../../core/application/detect-move'
+import { StartState } from '../../core/application/start-session'
+import type { Clock } from '../../core/ports/clock.port'
+import type { Files } from '../../core/ports/files.port'
+
+const moved = [JSON.stringify({ type: 'user' }), JSON.stringify({ type: 'continued-in', continuedInSessionId: 'bg' })].join('\n') + '\n'
+
+test('a start that has not finished does not hide a move the transcript shows', async () => {
+  const start = new StartState()
+  // The start never finishes (its store does not answer).
+  void start.begin(() => new Promise(() => undefined))
+  const conversation = new ConversationState()
+  const files: Files = { readText: async () => undefined, realPath: async () => undefined, size: async () => moved.length, readRange: async () => moved }
+  // Every wait runs out at once.
+  const clock: Clock = { now: async () => 0, sleep: async () => undefined }
+  await new DetectMove(start, conversation, files, td.object<ConversationStore>(), clock).run('/t/transcript.jsonl')
+  expect(conversation.moved).toBe(true)
+})
+
+test('an idle session reads nothing', async () => {
+  const start = new StartState()
+  start.moveTo('idle', { reason: 'no-project' })
+  const files = td.object<Files>()
+  await new DetectMove(start, new ConversationState(), files, td.object<ConversationStore>(), { now: async () => 0, sleep: async () => undefined }).run('/t/x.jsonl')
+  td.verify(files.size(td.matchers.anything()), { times: 0 })
+})
