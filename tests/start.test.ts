@@ -87,4 +87,27 @@ describe('found by review of the background start', () => {
     const waited = await settle(world.clock, $.prompt.submit({ text: 'go', wait: false, origin: { kind: 'composer' } } as never), 5_000, 10)
     expect(waited).toBeLessThanOrEqual(200)
   })
+
+  test('a background process: prompt.context comes before session.start and starts the plugin itself, once', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    const out = (await $.prompt.context(CONTEXT)) as { blocks: { name: string; text: string }[] }
+    expect(out.blocks.find((b) => b.name === 'hark')?.text).toStartWith('<hark-brief project="V-012">')
+    await $.session.start(start)
+    await $.prompt.context(CONTEXT)
+    expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
+    expect(world.store.keysWith('c:')).toHaveLength(1)
+    expect(world.commands).toEqual(['hark'])
+  })
+
+  test('a key refused at exit: one log line that says how to set a new key', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    await $.session.start(start)
+    await $.prompt.context(CONTEXT)
+    await $.tool.call(edit(`${PROJECT}/src/app.ts`))
+    world.hark.expectedKey = 'another_key_entirely_123'
+    await $.session.end({ reason: 'other', sessionId: 'sess', resume: { id: 'sess' } })
+    expect(world.logs).toHaveLength(1)
+    expect(world.logs[0]).toContain('HTTP 401')
+    expect(world.logs[0]).toContain('/plugin configure hark-memory@hark')
+  })
 })
