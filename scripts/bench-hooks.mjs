@@ -5,7 +5,8 @@
 // classic.SessionEnd, session.end after /clear), over Node-side ports: a real clock, store and Hark in
 // memory answering at once. Prints figures; asserts nothing.
 //
-//   node scripts/bench-hooks.mjs [--against <git-ref>] [runs]      (runs: sessions per build, 100 by default)
+//   node scripts/bench-hooks.mjs [--against <git-ref>] [--calls] [runs]   (runs: sessions per build, 100 by default;
+//                                                                        --calls lists each hook's engine calls)
 //
 // With --against, the ref is checked out with `git worktree add --detach` in a temp folder (node_modules
 // linked to this one's) and the same entry, scripts/bench/hooks-entry.ts from the working tree, is bundled
@@ -29,7 +30,8 @@ const args = process.argv.slice(2)
 const at = args.indexOf('--against')
 const against = at < 0 ? undefined : args[at + 1]
 if (at >= 0 && (against === undefined || against.startsWith('-'))) throw new Error('--against needs a git ref')
-const rest = at < 0 ? args : args.filter((_, i) => i !== at && i !== at + 1)
+const opts = { calls: args.includes('--calls') }
+const rest = (at < 0 ? args : args.filter((_, i) => i !== at && i !== at + 1)).filter((a) => a !== '--calls')
 const runs = Number(rest[0] ?? 100)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`runs must be a positive whole number, not ${rest[0]}`)
 
@@ -135,6 +137,17 @@ try {
   row(`session, all hooks: median of ${runs}`, sessions.map((s) => ms(s.map((hooks) => hooks.reduce((sum, [, t]) => sum + t, 0)))))
   const names = sessions[0][0].map(([name]) => name)
   for (const [h, name] of names.entries()) row(`  ${name}`, sessions.map((s) => ms(s.map((hooks) => hooks[h][1]))))
+  // Each engine call is a hop from the hooks worker to the engine and back (docs/performance.md): count
+  // those a hook waits through, per hook, and those its background work makes after it settled.
+  // Counted once more with each engine call answering a macrotask later, as in the engine.
+  if (opts.calls) for (const [i, b] of builds.entries()) last[i] = await b.entry.sessionOnce(true)
+  if (last.every((l) => l.calls !== undefined)) {
+    const total = (m) => [...m.values()].reduce((a, b) => a + b, 0)
+    const detail = (m) => [...m].map(([k, n]) => `${k.replace(/^(\w)\w*\./, '$1.')}×${n}`).join(' ')
+    console.log('engine calls per hook: made before the hook settled (after it, by work left running)')
+    for (const [h, [name]] of last[0].calls.entries()) row(`  ${name}`, last.map((l) => `${total(l.calls[h][1])} (${total(l.calls[h][2])})`))
+    if (opts.calls) for (const [i, b] of builds.entries()) for (const [name, inside, after] of last[i].calls) console.log(`${b.label} ${name}: ${detail(inside)}${after.size > 0 ? ` | after: ${detail(after)}` : ''}`)
+  }
   for (const [i, b] of builds.entries()) {
     const { sent, asked, logged } = last[i]
     console.log(`${b.label}: Hark was sent ${sent.join(', ')}; the guard asked ${asked}; ${logged.length} log line${logged.length === 1 ? '' : 's'}${logged.length > 0 ? `: ${logged[0]}` : ''}`)

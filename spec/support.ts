@@ -28,3 +28,9 @@ export function timedBest(run: () => void, boundMs: number): number {
 
 /** A project code as the project file gives it. */
 export const v = (code: string) => code as Venture
+
+/**
+ * Lets work a call left running finish (a save the hook did not wait for: ConversationStore.saveLater);
+ * the in-memory ports answer within a turn of the event loop.
+ */
+export const settle = (turns = 3) => Array.from({ length: turns }).reduce<Promise<void>>((p) => p.then(() => new Promise<void>((done) => setTimeout(done, 0))), Promise.resolve())

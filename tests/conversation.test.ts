@@ -127,6 +127,8 @@ describe('brief reuse needs a cached brief at least as new as the conversationâ€
     const world = conv.process(on)
     await startSession($)
     expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
+    // The brief's cache and the record are saved after the context went out (the hook does not wait).
+    await world.clock.settle()
     // Another conversation of the project wrote an older brief into the project's cache since.
     const cached = world.store.data.get('brief:V-012') as { text: string; fetchedAt: number }
     world.store.data.set('brief:V-012', { text: cached.text, fetchedAt: cached.fetchedAt - 1 })
@@ -136,6 +138,7 @@ describe('brief reuse needs a cached brief at least as new as the conversationâ€
     const world = conv.process(on, { sessionId: 'second' })
     await startSession($)
     expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
+    await world.clock.settle()
   })
   test('process three, 5 minutes later: the cache is new again, so it reuses it', { options, timeoutMs: 15_000 }, async ($, on) => {
     conv.pass(5 * MINUTE)
@@ -148,9 +151,11 @@ describe('brief reuse needs a cached brief at least as new as the conversationâ€
 describe('one handoff per piece of work', () => {
   const conv = new Conversation()
   test('process one records work and is still running (its record stays)', { options, timeoutMs: 15_000 }, async ($, on) => {
-    conv.process(on, { sessionId: 'one' })
+    const world = conv.process(on, { sessionId: 'one' })
     await startSession($)
     await write($, 'src/one.ts')
+    // The edit's save runs after its hook settled; the process goes on running.
+    await world.clock.settle()
   })
   test('process two ends first: it hands off both processesâ€™ work', { options, timeoutMs: 15_000 }, async ($, on) => {
     conv.pass(MINUTE)
@@ -209,9 +214,11 @@ describe('claims', () => {
 describe('the store refuses the claim: each process hands off its own work', () => {
   const conv = new Conversation()
   test('process one records work and is still running', { options, timeoutMs: 15_000 }, async ($, on) => {
-    conv.process(on, { sessionId: 'one' })
+    const world = conv.process(on, { sessionId: 'one' })
     await startSession($)
     await write($, 'src/one.ts')
+    // The edit's save runs after its hook settled; the process goes on running.
+    await world.clock.settle()
   })
   test('process two: its claim is refused; it hands off its own work only, with one log line', { options, timeoutMs: 15_000 }, async ($, on) => {
     conv.pass(MINUTE)
@@ -242,9 +249,10 @@ describe('a transcript over 4 MiB: the storeâ€™s last-active record decides', ()
   const big = '/t/big.jsonl'
   test('the background process joins at minute 5 and records work', { options, timeoutMs: 15_000 }, async ($, on) => {
     conv.pass(5 * MINUTE)
-    conv.process(on, { sessionId: BACKGROUND })
+    const world = conv.process(on, { sessionId: BACKGROUND })
     await startSession($)
     await write($, 'src/bg.ts')
+    await world.clock.settle()
   })
   test('the original (loaded at minute 1) exits at minute 6 with a transcript too big to read: it stays quiet', { options, timeoutMs: 15_000 }, async ($, on) => {
     sizes.set(big, 4 * 1024 * 1024 + 1)
@@ -380,6 +388,8 @@ describe('pruning at start', () => {
     const size = JSON.stringify([...store.data]).length
     const world = createWorld(on, { store, now: NOW })
     await startSession($)
+    // Pruning goes on beside the brief; the first context does not wait for it.
+    await world.clock.settle()
     expect(seeded.filter((k) => !store.data.has(k))).toHaveLength(20)
     expect(store.data.has(seeded[0]!)).toBe(false)
     // The idle process's conversation id is the conversation's (created first, kept in the store).
@@ -391,8 +401,9 @@ describe('pruning at start', () => {
   })
 
   test('the next start clears the rest; the store is far below the engineâ€™s 4 MiB', { options, timeoutMs: 15_000 }, async ($, on) => {
-    createWorld(on, { store, now: NOW + 60_000, sessionId: 'next' })
+    const world = createWorld(on, { store, now: NOW + 60_000, sessionId: 'next' })
     await startSession($)
+    await world.clock.settle()
     expect(store.keysWith('c:').filter((k) => k.includes(':old'))).toEqual([])
     expect(store.data.has('brief:V-OLD')).toBe(false)
     expect(store.keysWith('handoff:').filter((k) => k.endsWith(':oldclaim'))).toEqual([])

@@ -107,6 +107,8 @@ describe('what is never guarded, recorded or sent', () => {
     const world = createWorld(on)
     await startSession($)
     await $.tool.call(edit(`${PROJECT}/src/app.ts`))
+    // The record's save runs after the hook settled.
+    await world.clock.settle()
     const records = world.store.keysWith('c:').map((k) => world.store.data.get(k) as { entries: { work: unknown }[] })
     expect(records.flatMap((r) => r.entries.map((e) => e.work))).toEqual([{ kind: 'file', path: 'src/app.ts' }])
     const bodies = world.hark.calls.map((c) => c.body).join('\n')

@@ -30,6 +30,8 @@ describe('Hark unreachable at exit: the handoff waits on this machine for the ne
     conv.pass(3_600_000)
     const world = conv.process(on, { sessionId: 'next-day', startedAt: STARTED_AT + 3_600_000 })
     await startSession($)
+    // The delivery goes out beside the start's brief; the first context does not wait for it.
+    await world.clock.settle()
     const sent = world.hark.callsTo('end_session')
     expect(sent).toHaveLength(1)
     expect(sent[0]!.meta['conversation']).toBe(firstId)
@@ -46,6 +48,7 @@ describe('Hark unreachable at exit: the handoff waits on this machine for the ne
     conv.pass(60_000)
     const world = conv.process(on, { sessionId: 'third', startedAt: STARTED_AT + 7_200_000 })
     await startSession($)
+    await world.clock.settle()
     expect(world.hark.callsTo('end_session')).toEqual([])
   })
 })

@@ -117,6 +117,7 @@ describe('Windows: a second process of the conversation reports the root as c:\\
     expect(firstId).toMatch(/^[0-9a-f]{32}$/)
     await $.tool.call(edit(`${WIN_ROOT}\\src\\db\\q.sql`))
     expect(world.questions).toHaveLength(1)
+    await world.clock.settle()
   })
   test('process two (same launch time, folder c:\\work\\shop): same conversation, brief reused, one handoff of both processes’ edits', T, async ($, on) => {
     conv.pass(MINUTE)

@@ -69,16 +69,11 @@ export class BriefService {
     // The conversation ended meanwhile (`/clear`): the next one has the store and the status line.
     if (this.start.ended) return result
     if (result.ok) {
-      const brief = result.value
-      this.state.got(brief)
-      await this.store.writeBrief(project.venture, { text: brief.text, fetchedAt: now })
-      await this.store.save((record) => ({
-        ...record,
-        briefAt: now,
-        openedAt: now,
-        status: { state: brief.handoffState, needYou: brief.openCandidates, at: now },
-      }))
-    } else if (result.kind === 'key-refused') {
+      this.state.got(result.value)
+      this.remember(project.venture, result.value, now)
+      return result
+    }
+    if (result.kind === 'key-refused') {
       this.state.missed(true)
       this.host.log(`Hark: Hark refused the access key (${result.detail}) fetching the brief ${why}; the session carries on without it. Run /plugin configure hark-memory@hark to set a new key.`)
     } else {
@@ -87,6 +82,19 @@ export class BriefService {
     }
     this.showStatus()
     return result
+  }
+
+  /**
+   * The brief is in: whoever waits for it (the first message's context, the guard, the handoff) goes
+   * on while the store takes the project's cache and the record's note of it, the record's save queued
+   * before every later save and handoff. The status line shows the brief's state at once.
+   */
+  private remember(venture: string, brief: Brief, now: number): void {
+    const status = { state: brief.handoffState, needYou: brief.openCandidates, at: now }
+    this.store.noteStatus(status)
+    this.showStatus()
+    this.store.writeBrief(venture, { text: brief.text, fetchedAt: now }).catch(() => undefined)
+    this.store.saveLater((record) => ({ ...record, briefAt: now, openedAt: now, status }))
   }
 
   /** SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark. */

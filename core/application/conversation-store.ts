@@ -167,6 +167,8 @@ export class ConversationState {
 export class ConversationStore {
   /** What `open` read, for `join` in the same call. */
   private opened: ReadonlyMap<string, ConversationRecord> | undefined
+  /** What the last `refresh` of this call read, for `saveOverRefresh`. */
+  private refreshed: ReadonlyMap<string, ConversationRecord> | undefined
 
   constructor(
     private readonly store: KeyValueStore,
@@ -257,8 +259,31 @@ export class ConversationStore {
       const record = this.conversation.record
       if (open === undefined || record === undefined) return
       const others = await this.readRecords(open.key, open.recordKey, options)
+      this.refreshed = others
       if (others !== undefined) this.conversation.see(mergeConversation(open.recordKey, record, others))
     })
+  }
+
+  /**
+   * `save`, over the other records the last `refresh` of this call read instead of reading them again
+   * (a plain `save` when it read none): for the handoff's mark, which must cover exactly the view it
+   * sends, and is stored a store call sooner at exit (issue 11: end_session within 15 ms).
+   */
+  saveOverRefresh(change: RecordChange, options: StoreCallOptions = {}): Promise<boolean> {
+    const others = this.refreshed
+    if (others === undefined) return this.save(change, options)
+    return this.health.queue(() => this.apply(change, others, options))
+  }
+
+  /**
+   * `save`, without the caller waiting for it: the hook settles while the save runs in the queue, and
+   * every later save, refresh and handoff of this load runs after it (a `$` call outlives its hook:
+   * docs/engine.md). For work a hook records (SPEC.md: prompt.submit, tool.call, turn.complete), so
+   * no hook holds Claude Code up for a store write (issue 11). Never rejects: a change that throws is
+   * one log line.
+   */
+  saveLater(change: RecordChange): void {
+    this.save(change).catch((error: unknown) => this.host.log(`Hark: recording the session's work failed (${describeError(error)}); the session carries on.`))
   }
 
   /**
@@ -308,10 +333,14 @@ export class ConversationStore {
     await this.saveWithin((record, { now }) => ({ ...record, recapDoneAt: Math.max(now, done) }), waitMs)
   }
 
-  /** At exit, where no store write fits any more: the status changes in this process's memory only. */
+  /**
+   * The status changes in this process's memory (the record and the view) before, or at exit instead
+   * of, a save that stores it.
+   */
   noteStatus(status: NonNullable<ConversationRecord['status']>): void {
     const record = this.conversation.record
-    if (record !== undefined) this.conversation.update({ ...record, status })
+    const view = this.conversation.view
+    if (record !== undefined) this.conversation.update({ ...record, status }, view === undefined ? undefined : { ...view, status })
   }
 
   /** Stores `value` under `key` within the wait; false (and one log line) when refused. */

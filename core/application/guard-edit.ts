@@ -135,7 +135,8 @@ export class GuardEdit {
     // characters): a file recorded but never sent would make the handoff say less than was done.
     if (path === undefined || !isProjectRelative(path)) return
     const session = this.conversation.open?.sessionId
-    await this.store.save((record, { now }) => {
+    // The edit's hook settles while the save runs in the queue (nothing later reads the store before it).
+    this.store.saveLater((record, { now }) => {
       const out = addEntry(record, { kind: 'file', path }, now)
       return session === undefined ? out : noteSession(out, session, now)
     })

@@ -73,6 +73,8 @@ export class HandOff {
     // A session that ends while the start's brief is still coming waits for it, within the window, so
     // the Hark session it opens is closed by what follows (SPEC.md: session.end).
     await this.briefs.firstBriefWithin((await this.timeLeft(deadline)) - EXIT_RESERVE_MS)
+    // The start's pruning and deliveries may hold a claim on this conversation's segment: they go first.
+    await within(this.clock, (await this.timeLeft(deadline)) - EXIT_RESERVE_MS, () => this.start.housekeeping())
     // The latest merge of every process's record (a refused read leaves this process's own); nothing is
     // written until there is something to mark.
     await this.bounded(deadline, () => this.store.refresh({ waitMs }))
@@ -104,7 +106,8 @@ export class HandOff {
       if (!hasWork(work) && !view.sessionOpen) return { kind: 'nothing' }
     } else {
       // The winner marks the work closed before it sends anything.
-      await this.bounded(deadline, () => this.store.save((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs }))
+      // Over the records the refresh read: the mark covers the view it sends, with no second read.
+      await this.bounded(deadline, () => this.store.saveOverRefresh((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs }))
     }
     if (hasWork(work)) return this.sendHandoff(project.venture, work, notes, deadline)
     return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))

@@ -10,6 +10,7 @@
 import { briefFromText } from '../domain/brief'
 import { conversationKeyInput, conversationKeyOf } from '../domain/conversation/keys'
 import { canReuseBrief } from '../domain/conversation/prune'
+import type { CachedBrief } from '../domain/conversation/sanitize'
 import { withoutControls } from '../domain/item'
 import { pathRules, placePath, type PathRules } from '../domain/paths'
 import { parseProjectFile, projectFileCandidates, projectRef, type ProjectRef } from '../domain/project'
@@ -72,6 +73,7 @@ export class StartState {
   private reason: IdleReason | undefined
   private found: ProjectRef | undefined
   private starting: Promise<void> | undefined
+  private chores: Promise<void> | undefined
   private owed = false
   private over = false
 
@@ -113,6 +115,14 @@ export class StartState {
     return this.starting ?? Promise.resolve()
   }
 
+  /**
+   * The start's housekeeping (pruning the store, sending handoffs kept for later), each part bounded;
+   * resolved when none began. Never rejects. The handoff waits for it; the first context does not.
+   */
+  housekeeping(): Promise<void> {
+    return this.chores ?? Promise.resolve()
+  }
+
   /** @internal StartSession's own writes. */
   oweBrief(): void {
     this.owed = true
@@ -122,6 +132,10 @@ export class StartState {
     const owed = this.owed
     this.owed = false
     return owed
+  }
+  /** @internal */
+  beginHousekeeping(chores: Promise<void>): void {
+    this.chores = chores.catch(() => undefined)
   }
   /** @internal */
   begin(run: () => Promise<void>): Promise<void> {
@@ -136,6 +150,13 @@ export class StartState {
     // Leaving the placeholder: the next start is a real one.
     if (phase === 'unstarted') this.starting = undefined
   }
+}
+
+/** What the conversation key is made of besides the project's root (SPEC.md: finding the conversation). */
+interface LaunchFacts {
+  readonly now: number
+  readonly sessionId: string
+  readonly launched: number | undefined
 }
 
 export class StartSession {
@@ -232,6 +253,9 @@ export class StartSession {
       this.host.log(`Hark: the session folder ${withoutControls(folder).slice(0, 200)} is a network share or a device path, which the plugin does not read, so nothing is sent. Open the project through a drive letter to use Hark.`)
       return
     }
+    // What the conversation's key needs besides the project is asked while the project file is looked for.
+    const launch = this.launchFacts()
+    launch.catch(() => undefined) // awaited only when a project is found
     const project = await this.findProject(folder, rules)
     if (project === undefined) {
       this.state.moveTo('idle', { reason: 'no-project' })
@@ -243,19 +267,21 @@ export class StartSession {
       this.host.log(`Hark: project ${project.venture} found, but no access key is set, so nothing is sent. Run /plugin configure hark-memory@hark to add it.`)
       return
     }
-    const sessionId = await this.loadConversation(project, rules)
+    // The project's cached brief is read while the conversation loads (the reuse rule needs both).
+    const cached = this.store.readBrief(project.venture)
+    const sessionId = await this.loadConversation(project, rules, launch)
     if (this.state.ended) return
     this.state.moveTo('active', { project })
     // The brief request goes out now (nothing waits on Hark: issue 11, docs/engine.md), while this process's
-    // record is stored; pruning goes along with the brief, bounded (it is housekeeping: a store slow to
-    // delete must not hold up the first message), and what waits for the brief waits for both.
-    // Handoffs that could not reach Hark before go out alongside, bounded the same way (issue 12 §2).
-    this.briefs.beginFirst(() =>
+    // record is stored. Pruning, and the handoffs that could not reach Hark before (issue 12 §2), go
+    // alongside, each bounded: housekeeping, which the first message's context does not wait for, and
+    // the handoff does (within the exit window), as they may claim this conversation's segment.
+    this.briefs.beginFirst(() => this.getBrief(project, cached))
+    this.state.beginHousekeeping(
       Promise.all([
-        this.getBrief(project),
         within(this.clock, PRUNE_WAIT_MS, () => this.store.prune()),
         within(this.clock, PRUNE_WAIT_MS, () => this.delivery.run(project.venture)),
-      ]),
+      ]).then(() => undefined),
     )
     await this.store.join(sessionId)
   }
@@ -281,33 +307,37 @@ export class StartSession {
   }
 
   /**
-   * Reads the conversation's records (this process's own is stored by `join`; the store is pruned along
-   * with the brief); resolves the session id. The conversation key is the same for every spelling of the project's folder (SPEC.md: finding the
+   * Reads the conversation's records (this process's own is stored by `join`; the store is pruned
+   * alongside the brief); resolves the session id. The conversation key is the same for every spelling of the project's folder (SPEC.md: finding the
    * conversation), so a background process or `--resume` that reports it otherwise still shares it.
    */
-  private async loadConversation(project: ProjectRef, rules: PathRules): Promise<string> {
-    const [now, sessionId, launched, root] = await Promise.all([
-      this.clock.now(),
-      this.session.id().catch(() => 'unknown'),
-      this.session.startedAt().catch(() => undefined),
-      this.paths.settle(project.root, rules),
-    ])
+  private async loadConversation(project: ProjectRef, rules: PathRules, launch: Promise<LaunchFacts>): Promise<string> {
+    const [{ now, sessionId, launched }, root] = await Promise.all([launch, this.paths.settle(project.root, rules)])
     const key = conversationKeyOf(await this.entropy.sha256(conversationKeyInput(root, launched ?? now)))
     if (key === undefined) throw new Error('the conversation key is not a SHA-256 digest')
     await this.store.open(key, this.load.loadTime(now), sessionId)
     return sessionId
   }
 
-  /** SPEC.md: fetch the brief, unless another process's fresh one can be reused from the cache. */
-  private async getBrief(project: ProjectRef): Promise<void> {
-    const reused = await this.reusableBrief(project)
+  /** The time, the session id and when the session was launched: what the conversation key is made of. */
+  private async launchFacts(): Promise<LaunchFacts> {
+    const [now, sessionId, launched] = await Promise.all([
+      this.clock.now(),
+      this.session.id().catch(() => 'unknown'),
+      this.session.startedAt().catch(() => undefined),
+    ])
+    return { now, sessionId, launched }
+  }
+
+  /** SPEC.md: fetch the brief, unless another process's fresh one (`cached`, read meanwhile) can be reused. */
+  private async getBrief(project: ProjectRef, cached: Promise<CachedBrief | undefined>): Promise<void> {
+    const reused = await this.reusableBrief(await cached)
     if (reused) return
     await this.briefs.fetch('at session start')
   }
 
-  private async reusableBrief(project: ProjectRef): Promise<boolean> {
+  private async reusableBrief(cached: CachedBrief | undefined): Promise<boolean> {
     const view = this.store.view
-    const cached = await this.store.readBrief(project.venture)
     const now = await this.clock.now()
     if (view === undefined || cached === undefined || !canReuseBrief(view, cached, now)) return false
     const brief = briefFromText(cached.text)

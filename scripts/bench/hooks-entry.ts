@@ -21,9 +21,42 @@ class World {
   readonly sent: string[] = []
   readonly logged: string[] = []
   asked = 0
+  /** The engine calls made since `counting` was last reset, by port and method (each is a hop in the engine). */
+  counting = new Map<string, number>()
+
+  constructor(private readonly hops = false) {}
+
+  /**
+   * `ports` with every method counted into `counting`; with `hops`, each call that the engine answers
+   * asynchronously answers a macrotask later, as a hop to the engine and back does (so a wait on it
+   * is not settled at once, and a bounded wait starts its timer as in the engine).
+   */
+  private counted(ports: EnginePorts): EnginePorts {
+    const sync = new Set(['host.status', 'host.log', 'host.refreshContext', 'clock.sleep'])
+    const out: Record<string, Record<string, unknown>> = {}
+    for (const [port, methods] of Object.entries(ports) as [string, Record<string, unknown>][]) {
+      out[port] = {}
+      for (const [name, method] of Object.entries(methods)) {
+        out[port][name] =
+          typeof method !== 'function'
+            ? method
+            : (...args: unknown[]) => {
+                const id = `${port}.${name}`
+                this.counting.set(id, (this.counting.get(id) ?? 0) + 1)
+                const call = () => (method as (...a: unknown[]) => unknown)(...args)
+                return this.hops && !sync.has(id) ? new Promise((done) => setImmediate(done)).then(call) : call()
+              }
+      }
+    }
+    return out as unknown as EnginePorts
+  }
 
   /** The ports of one hook call, built afresh as enginePortsOf($) builds them. */
   ports(): EnginePorts {
+    return this.counted(this.plainPorts())
+  }
+
+  private plainPorts(): EnginePorts {
     const data = this.data
     return {
       store: {
@@ -114,6 +147,8 @@ export interface SessionFigures {
   readonly sent: string[]
   readonly asked: number
   readonly logged: string[]
+  /** Per hook, in the order run: the engine calls made before it settled, and those its background work made after. */
+  readonly calls: [string, Map<string, number>, Map<string, number>][]
 }
 
 /**
@@ -138,15 +173,22 @@ async function started(cases: ReturnType<ReturnType<typeof compose>['useCases']>
 }
 
 /** One plugin load and one short session, hook by hook, each driven as the tree's hooks adapter drives it. */
-export async function sessionOnce(): Promise<SessionFigures> {
-  const world = new World()
+export async function sessionOnce(hops = false): Promise<SessionFigures> {
+  const world = new World(hops)
   const app = compose(OPTIONS)
   const uc = () => app.useCases(world.ports())
   const hooks: [string, number][] = []
+  const calls: SessionFigures['calls'][number][] = []
   const hook = async (name: string, run: () => Promise<unknown>) => {
+    world.counting = new Map()
     const started = performance.now()
     await run()
     hooks.push([name, performance.now() - started])
+    const inside = world.counting
+    // What the hook left running (a save the hook did not wait for) makes its calls in the next turns.
+    world.counting = new Map()
+    for (let i = 0; i < 5; i++) await new Promise((done) => setTimeout(done, 0))
+    calls.push([name, inside, world.counting])
   }
   await hook('session.start', () => uc().start.onSessionStart(ROOT))
   await hook('prompt.submit', async () => {
@@ -184,5 +226,5 @@ export async function sessionOnce(): Promise<SessionFigures> {
     await cases.handOff.run(Date.now() + 1_500)
     endConversation(app, cases)
   })
-  return { hooks, sent: world.sent, asked: world.asked, logged: world.logged }
+  return { hooks, sent: world.sent, asked: world.asked, logged: world.logged, calls }
 }

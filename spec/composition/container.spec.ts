@@ -7,6 +7,7 @@ import { compose } from '../../composition/container'
 import { InMemoryHark } from '../../adapters/fake-hark/in-memory-hark'
 import type { EnginePorts } from '../../adapters/claude-code/engine-ports'
 import { memoryPorts } from '../memory-ports'
+import { settle } from '../support'
 import type { UseCases } from '../../adapters/claude-code/application'
 
 const KEY = 'hark_spec_key_0123456789'
@@ -98,6 +99,8 @@ describe('the conversation', () => {
     // context waits for both, as the hooks adapter has it.
     await starting.start.ensureStarted()
     await starting.context.blocks([])
+    // The status line follows the record's save, which the context does not wait for.
+    await settle()
     expect(first.said.some((l) => l.startsWith('status: Hark V-012'))).toBe(true)
     // A later call speaks through its own host, never the first call's.
     const second = w.call()
