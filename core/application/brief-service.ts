@@ -47,8 +47,8 @@ export class BriefService {
     return this.state.askedAt
   }
 
-  /** Waits for the start's brief at most `ms` (at exit, within the window). Never rejects. */
-  async firstBriefWithin(ms: number): Promise<void> {
+  /** Waits for the start's brief at most `ms` (at exit, within the window; see `within`). Never rejects. */
+  async firstBriefWithin(ms: number | (() => Promise<number>)): Promise<void> {
     await within(this.clock, ms, () => this.state.firstBrief())
   }
 

@@ -5,11 +5,12 @@ export type Timed<T> = { readonly done: true; readonly value: T } | { readonly d
 
 /**
  * Waits for `work` at most `ms` (by the engine's clock). Never rejects: a rejection becomes
- * `{ done: false, reason: 'error' }`. The clock's wait is let go as soon as `work` settles.
+ * `{ done: false, reason: 'error' }`. The clock's wait is let go as soon as `work` settles. `ms` may be
+ * a function, asked only when `work` has not settled at once (a wait computed from the clock then costs
+ * no call to the engine when there is nothing to wait for).
  */
-export async function within<T>(clock: Clock, ms: number, work: () => Promise<T>): Promise<Timed<T>> {
+export async function within<T>(clock: Clock, ms: number | (() => Promise<number>), work: () => Promise<T>): Promise<Timed<T>> {
   const stop = new AbortController()
-  const limit = Math.max(0, Math.floor(ms))
   let started: Promise<T>
   try {
     started = work()
@@ -23,6 +24,13 @@ export async function within<T>(clock: Clock, ms: number, work: () => Promise<T>
   )
   // Work already settled (a start or a brief that is in) needs no timer: each wait is a call to the engine.
   await Promise.resolve()
+  if (settled !== undefined) return settled
+  let limit: number
+  try {
+    limit = Math.max(0, Math.floor(typeof ms === 'number' ? ms : await ms()))
+  } catch (error) {
+    return { done: false, reason: 'error', error }
+  }
   if (settled !== undefined) return settled
   const timeout = clock.sleep(limit, stop.signal).then((): Timed<T> => ({ done: false, reason: 'timeout' }))
   const first = await Promise.race([outcome, timeout])

@@ -60,7 +60,7 @@ export class HandOff {
   async run(deadline?: number): Promise<HandoffOutcome> {
     // The start goes on after session.start settles: a session that ends at once waits for it, keeping
     // time in the window for what follows.
-    await within(this.clock, (await this.timeLeft(deadline)) - EXIT_RESERVE_MS, () => this.start.started())
+    await within(this.clock, () => this.reserveLeft(deadline), () => this.start.started())
     const project = this.start.activeProject
     const recordKey = this.conversation.open?.recordKey
     if (project === undefined || recordKey === undefined) return { kind: 'idle' }
@@ -72,9 +72,9 @@ export class HandOff {
     const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
     // A session that ends while the start's brief is still coming waits for it, within the window, so
     // the Hark session it opens is closed by what follows (SPEC.md: session.end).
-    await this.briefs.firstBriefWithin((await this.timeLeft(deadline)) - EXIT_RESERVE_MS)
+    await this.briefs.firstBriefWithin(() => this.reserveLeft(deadline))
     // The start's pruning and deliveries may hold a claim on this conversation's segment: they go first.
-    await within(this.clock, (await this.timeLeft(deadline)) - EXIT_RESERVE_MS, () => this.start.housekeeping())
+    await within(this.clock, () => this.reserveLeft(deadline), () => this.start.housekeeping())
     // The latest merge of every process's record (a refused read leaves this process's own); nothing is
     // written until there is something to mark.
     await this.bounded(deadline, () => this.store.refresh({ waitMs }))
@@ -172,7 +172,13 @@ export class HandOff {
       await step()
       return
     }
-    await within(this.clock, (await this.timeLeft(deadline)) - EXIT_REQUEST_MS, step)
+    // The time left is asked while the step runs, not before it.
+    await within(this.clock, async () => (await this.timeLeft(deadline)) - EXIT_REQUEST_MS, step)
+  }
+
+  /** ms the start may still be waited for: what is left of the window but the handoff's own reserve. */
+  private async reserveLeft(deadline: number | undefined): Promise<number> {
+    return (await this.timeLeft(deadline)) - EXIT_RESERVE_MS
   }
 
   /** ms a request may wait: 3 s normally; at exit, the rest of the window minus 0.4 s. */
