@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { REPO_DIR, runSession } from './lib/session.mjs'
 import { callsTo, engineVersion, pluginVersion } from './lib/inspect.mjs'
-import { cellChecks, cells, reliabilityDoc, sessionOptions, sessions, STORE_FILE } from './lib/fault-matrix.mjs'
+import { cellChecks, cells, reliabilityDoc, sessionOptions, sessions, STORE_FILE, writeMatrixFixture } from './lib/fault-matrix.mjs'
 
 const { values: opt } = parseArgs({
   options: {
@@ -46,11 +46,13 @@ const DOC = path.join(REPO_DIR, 'docs', 'reliability.md')
  * end_session ("Recorded …" first in what_i_did) besides its own handoff.
  */
 async function deliverLater(first, dir) {
+  const fixture = first.fixture
   const from = path.join(first.files.home, '.claude', 'plugins', 'store', STORE_FILE)
   if (!fs.existsSync(from)) return { ok: false, detail: 'no store file after the first run' }
   const run = await runSession({
     dir,
     pluginDir,
+    fixture,
     beforeClaude: (files) => {
       const to = path.join(files.home, '.claude', 'plugins', 'store')
       fs.mkdirSync(to, { recursive: true })
@@ -67,7 +69,8 @@ async function deliverLater(first, dir) {
 /** One session, in this process (and the delivery after it), its cells judged: [{ id, checks, row, slowStore }]. */
 async function runSessionHere(group, dir) {
   try {
-    const run = await runSession({ dir, pluginDir, ...sessionOptions(group.cells) })
+    const fixture = writeMatrixFixture(`${dir}.fixture.json`)
+    const run = await runSession({ dir, pluginDir, fixture, ...sessionOptions(group.cells) })
     const kept = group.cells.some((c) => c.point?.id === 'exit' && c.fault.class === 'nothing-reached')
     const delivery = kept ? await deliverLater(run, `${dir}-next`) : undefined
     return group.cells.map((cell) => ({ id: cell.id, ...cellChecks(run, cell, { delivery, together: group.cells }) }))

@@ -8,9 +8,23 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { callsTo, editWentAhead, GUARDED_FILE, handoffText, lastAnswer, moduleLoaded, pluginFailures, pluginLog, recordsOver, sessionCommit, statusLines, briefBlock } from './inspect.mjs'
 import { debugLines, settledHooks } from './timings.mjs'
+import { FIXTURE } from './session.mjs'
 
 /** The store file of a --plugin-dir copy (SPEC.md, What it stores). */
 export const STORE_FILE = 'hark-memory_inline-b2086a409123.json'
+/**
+ * The matrix's project: the e2e fixture with one more non-goal, over `src/db/**`, so the guarded file is covered
+ * by a record of each source: the decisions (list_journal_entries) and a non-goal (the brief). A fault at the
+ * edit then shows the guard on the non-goals alone, one at the start on the decisions alone. Written to `file`.
+ */
+export function writeMatrixFixture(file) {
+  const f = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'))
+  const nonGoals = f.brief.build_state.non_goals ?? []
+  f.brief.build_state.non_goals = [...nonGoals, { title: 'No stored procedures', why: 'Logic stays in the app, where it is tested.', scope: { paths: ['src/db/**'] } }]
+  fs.writeFileSync(file, JSON.stringify(f, null, 2) + '\n')
+  return file
+}
+
 /** SPEC.md: all exit hooks together get about 1.5 s. */
 export const EXIT_WINDOW_MS = 1500
 
@@ -215,11 +229,13 @@ export function cellChecks(run, cell, { delivery, together = [cell] } = {}) {
   // neither, no line (the fixture's non-goals do not cover the file).
   const briefOk = !failsAt('get_agent_brief')
   const decisionsOk = !failsAt('list_journal_entries')
-  const expected = recordsOver(GUARDED_FILE, run.fixture).filter((r) => r.settled && (r.kind === 'decision' ? decisionsOk : briefOk))
+  const covering = recordsOver(GUARDED_FILE, run.fixture)
+  const expected = covering.filter((r) => r.settled && (r.kind === 'decision' ? decisionsOk : briefOk))
+  const unexpected = covering.filter((r) => !expected.includes(r))
   const guardLines = logs.filter(isGuardLine)
-  const guardOk = editWentAhead(run) && (expected.length === 0 ? guardLines.length === 0 : guardLines.length === 1 && expected.every((r) => guardLines[0].includes(`"${r.name}"`)))
+  const guardOk = editWentAhead(run) && (expected.length === 0 ? guardLines.length === 0 : guardLines.length === 1 && expected.every((r) => guardLines[0].includes(`"${r.name}"`)) && !unexpected.some((r) => guardLines[0].includes(`"${r.name}"`)))
   const brief = briefBlock(run)
-  check('guard', `the edit guard: the edit went ahead; ${expected.length ? `one line naming ${expected.map((r) => r.name).join(', ')}` : 'no record named (decisions unfetched: the non-goals alone, none over the file)'}; the brief ${briefOk ? 'reached' : 'did not reach'} the model`,
+  check('guard', `the edit guard: the edit went ahead; ${expected.length ? `one line naming ${expected.map((r) => r.name).join(', ')} and no other record` : 'no record named'}; the brief ${briefOk ? 'reached' : 'did not reach'} the model`,
     guardOk && (briefOk ? brief !== undefined : brief === undefined), guardLines.join(' | ') || 'no guard line')
 
   // 3. One log line per fault (none for a fault that is not one), about the failed request, saying what failed.
@@ -319,9 +335,10 @@ export function reliabilityDoc(results, { engine, plugin, sessionCount }) {
     '',
     '- **finished**: the run reached its final answer, the plugin loaded, no hook of it failed or was skipped, the commit went in;',
     '  and the fault struck where meant (every other request answered).',
-    '- **guard**: the covered edit went ahead (headless) and the plugin named the settled decisions over the file when they',
-    '  were fetched; when they were not, the guard used the non-goals alone (none cover the file: no line). The brief reached',
-    '  the model only when it was fetched.',
+    '- **guard**: the covered edit went ahead (headless) and the plugin\'s one line named the settled decisions over the file',
+    '  when they were fetched, and the non-goal over it (`No stored procedures`, `src/db/**`, added to the e2e fixture for',
+    '  the matrix) when the brief was: with the decisions unfetched, the non-goal alone (SPEC.md). Nothing else named. The',
+    '  brief reached the model only when it was fetched.',
     '- **one line**: one plugin `$.ui.log` line for the fault, naming it (none when nothing failed).',
     "- **work**: no recorded work lost, as the column after says (the handoff's arguments name both files and the commit).",
     '- **exit**: `classic.SessionEnd` to `session.end` settled inside the 1.5 s exit window (SPEC.md).',
