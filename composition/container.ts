@@ -26,6 +26,7 @@ import { DetectMove } from '../core/application/detect-move'
 import { GuardEdit, GuardState } from '../core/application/guard-edit'
 import { HandOff } from '../core/application/hand-off'
 import { HarkCommand, ProjectLink } from '../core/application/hark-command'
+import { KeyWatch } from '../core/application/key-watch'
 import { NotePrompt } from '../core/application/note-prompt'
 import { ProvideContext } from '../core/application/provide-context'
 import { RecordWork } from '../core/application/record-work'
@@ -81,7 +82,14 @@ const conversationBindings = conversationModule((bind) => {
  */
 const callBindings = callModule((bind) => {
   perCall(bind, HarkIdentityId, harkIdentity, [Settings, ConversationState, IdentityCache, SessionInfo, Entropy])
-  perCall(bind, HarkGateway, (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity) => new McpHarkGateway(endpoint, clock, identity), [HarkEndpointId, Clock, HarkIdentityId])
+  // Every request but the brief watched for a refused key (the status line: KeyWatch).
+  perCall(
+    bind,
+    HarkGateway,
+    (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity, briefs: BriefState, start: StartState, conversation: ConversationState, settings: Settings, host: Host) =>
+      new KeyWatch(new McpHarkGateway(endpoint, clock, identity), briefs, start, conversation, settings, host),
+    [HarkEndpointId, Clock, HarkIdentityId, BriefState, StartState, ConversationState, Settings, Host],
+  )
   perCallClass(bind, ConversationStore, [KeyValueStore, Clock, Entropy, Host, StoreHealth, ConversationState])
   perCallClass(bind, ProjectPaths, [PathState, Files, SessionInfo])
   perCallClass(bind, DeliverLater, [ConversationStore, HarkGateway, Clock, Host])

@@ -64,6 +64,19 @@ describe('only "nothing reached Hark" waits for later', () => {
     expect(kept(conv)).toEqual([])
   })
 
+  test('the connection broke mid-reply (the request reached Hark): session_stopped, and nothing is kept', T, async ($, on) => {
+    const conv = new Conversation()
+    const world = conv.process(on)
+    await startSession($)
+    await write($, 'src/a.ts')
+    world.hark.mode = 'reset'
+    await end($)
+    expect(world.hark.calls.map((c) => c.tool).slice(-2)).toEqual(['end_session', 'session_stopped'])
+    expect(kept(conv)).toEqual([])
+    expect(world.logs.at(-1)).toContain('the connection broke (ECONNRESET')
+    expect(world.logs.at(-1)).not.toContain('next session start')
+  })
+
   test('/hark says how many wait while Hark stays away', T, async ($, on) => {
     const conv = new Conversation()
     const world = conv.process(on)

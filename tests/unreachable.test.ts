@@ -3,7 +3,7 @@
 // and nothing thrown out of a hook.
 import { describe, expect, test } from 'claude-code/testing'
 import type { FakeMode } from '../adapters/fake-hark/in-memory-hark'
-import { createWorld, hark, KEY, NO_KEY, startSession, WITH_KEY } from './world'
+import { createWorld, hark, KEY, NO_KEY, PROJECT, startSession, WITH_KEY } from './world'
 
 const CONTEXT = { blocks: [], instructionFiles: [] }
 
@@ -79,5 +79,31 @@ describe('a failing Hark at session start', () => {
     const out = await hark($, 'brief')
     expect(out.text).toContain('Could not fetch the brief for V-012 (HTTP 500)')
     expect(out.text).toContain('Raw SQL, no ORM')
+  })
+})
+
+describe('a key Hark refuses on a request other than the brief (issue 12 §5)', () => {
+  test('at the first guarded edit (list_journal_entries, HTTP 401): the status line turns to key refused', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    expect(world.lastStatus()).not.toBe('Hark V-012 · key refused')
+    world.hark.expectedKey = 'hark_revoked_key_000000'
+    await $.tool.call({ tool: 'Write', file_path: `${PROJECT}/src/db/orders.sql`, content: 'x' })
+    expect(world.hark.calls.at(-1)?.tool).toBe('list_journal_entries')
+    expect(world.lastStatus()).toBe('Hark V-012 · key refused')
+    expect(world.logs.filter((l) => l.includes('decisions'))).toHaveLength(1)
+  })
+
+  test('/hark handoff refused for its key says how to set a new one', WITH_KEY, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    await $.tool.call({ tool: 'Write', file_path: `${PROJECT}/src/a.ts`, content: 'x' })
+    world.hark.expectedKey = 'hark_revoked_key_000000'
+    const out = await hark($, 'handoff')
+    expect(out.text).toContain('The handoff did not reach Hark')
+    expect(out.text).toContain('Hark refused the access key')
+    expect(out.text).toContain('/plugin configure hark-memory@hark')
+    expect(out.text).not.toContain(KEY)
+    expect(world.lastStatus()).toBe('Hark V-012 · key refused')
   })
 })

@@ -26,10 +26,10 @@ export interface FakeCall {
 /**
  * How the fake answers: `ok`; `http-500`; `rpc-error` (a JSON-RPC error); `tool-error` (an
  * `isError` result); `garbage` (a body that is not JSON); `wrong-id` (an answer to another
- * request); `sse` (the answer inside an event stream); `unreachable` (the connection fails);
- * `hang` (never answers).
+ * request); `sse` (the answer inside an event stream); `unreachable` (the connection fails, nothing
+ * sent); `reset` (the connection breaks mid-reply, once the request reached Hark); `hang` (never answers).
  */
-export type FakeMode = 'ok' | 'http-500' | 'rpc-error' | 'tool-error' | 'garbage' | 'wrong-id' | 'sse' | 'unreachable' | 'hang'
+export type FakeMode = 'ok' | 'http-500' | 'rpc-error' | 'tool-error' | 'garbage' | 'wrong-id' | 'sse' | 'unreachable' | 'reset' | 'hang'
 
 export interface FakeHttpReply {
   readonly status: number
@@ -130,6 +130,7 @@ export class InMemoryHark {
     const mode = this.toolModes.get(tool) ?? this.mode
     if (mode === 'hang') return new Promise<FakeHttpReply>(() => undefined)
     if (mode === 'unreachable') throw new Error(`HooksError: hark-memory: fetch(${url}) failed: ECONNREFUSED`)
+    if (mode === 'reset') throw new Error(`HooksError: hark-memory: fetch(${url}) failed: ECONNRESET: The socket connection was closed unexpectedly.`)
     if (url !== 'https://harkstudio.io/mcp' || init.method !== 'POST') return this.http(404, 'not found')
     if (headers['authorization'] !== `Bearer ${this.expectedKey}`) return this.http(401, 'unauthorized')
     if (mode === 'http-500') return this.http(500, 'internal error')

@@ -131,9 +131,10 @@ export class McpHarkGateway implements HarkGateway {
     if (limit <= 0) return { ok: false, kind: 'timeout', detail: 'no time left to send it' }
     const reply = await within(this.clock, limit, () => this.endpoint.post(headers, body))
     if (!reply.done) {
-      return reply.reason === 'timeout'
-        ? { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` }
-        : { ok: false, kind: 'unreachable', detail: this.connectionFailure(reply.error) }
+      if (reply.reason === 'timeout') return { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` }
+      const cause = this.connectionFailure(reply.error)
+      // Only a failure before the request went out is "nothing reached Hark" (issue 12 §2: kept for later).
+      return nothingSent(cause) ? { ok: false, kind: 'unreachable', detail: `could not connect (${cause})` } : { ok: false, kind: 'broken', detail: `the connection broke (${cause})` }
     }
     // The key refused is its own failure: the status line and /hark say how to set a new one.
     if (reply.value.status === 401 || reply.value.status === 403) return { ok: false, kind: 'key-refused', detail: `HTTP ${reply.value.status}` }
@@ -154,7 +155,19 @@ export class McpHarkGateway implements HarkGateway {
     // Redacted before describeError cuts the line at 160 characters (a cut key is harder to find) and after.
     const raw: unknown = error instanceof Error ? error.message : error
     const text = this.withoutKey(describeError(typeof raw === 'string' ? this.withoutKey(raw) : raw))
-    const cause = /failed:\s*(.*)$/.exec(text)?.[1] ?? text
-    return `could not connect (${cause})`
+    return /failed:\s*(.*)$/.exec(text)?.[1] ?? text
   }
+}
+
+/**
+ * Causes that come before any byte of the request is sent: a refused connection, a name that does not
+ * resolve, no route, the proxy refusing the tunnel, a TLS handshake or certificate the engine rejects (codes as
+ * Node and Bun name them, e.g. `ECONNREFUSED`, `ERR_PROXY_TUNNEL`, `UNABLE_TO_VERIFY_LEAF_SIGNATURE`). Anything
+ * else (`ECONNRESET`, a socket closed mid-reply, an unknown cause) may have reached Hark.
+ */
+const BEFORE_SENDING = /\b(ECONNREFUSED|ConnectionRefused|ENOTFOUND|EAI_AGAIN|EAI_NONAME|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ERR_PROXY_TUNNEL|FailedToOpenSocket|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_[A-Z_]+)\b/
+
+/** Whether a connection failure's cause shows that nothing of the request reached Hark. */
+export function nothingSent(cause: string): boolean {
+  return BEFORE_SENDING.test(cause)
 }

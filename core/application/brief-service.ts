@@ -3,7 +3,7 @@
  * line). Used by starting, compaction and /hark.
  *
  * State: `BriefState` lives as long as the conversation (the brief, and whether the last fetch
- * reached Hark); BriefService alone changes it.
+ * reached Hark); BriefService changes it, and KeyWatch asks it to note a refused key (`noteKeyRefused`).
  */
 import type { Brief } from '../domain/brief'
 import { statusLine } from '../domain/status'
@@ -105,23 +105,31 @@ export class BriefService {
 
   /** The status line for what the plugin knows now (nothing outside a Hark project). */
   showStatus(): void {
-    const project = this.start.project
-    if (project === undefined) return
-    if (this.settings.accessKey === undefined) {
-      this.host.status(statusLine({ kind: 'no-key', venture: project.venture }))
-      return
-    }
-    const status = this.conversation.view?.status ?? this.conversation.record?.status
-    if (this.state.keyRefused) {
-      this.host.status(statusLine({ kind: 'key-refused', venture: project.venture }))
-      return
-    }
-    if (!this.state.online && this.state.brief === undefined) {
-      this.host.status(statusLine({ kind: 'offline', venture: project.venture }))
-      return
-    }
-    this.host.status(statusLine({ kind: 'online', venture: project.venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 }))
+    showStatusLine(this.start, this.conversation, this.settings, this.state, this.host)
   }
+}
+
+/**
+ * Draws the status line for what the plugin knows now (nothing outside a Hark project): no key; the key
+ * refused (by any request: KeyWatch); offline (the last brief fetch failed and none is in); else online.
+ */
+export function showStatusLine(start: StartState, conversation: ConversationState, settings: Settings, state: BriefState, host: Host): void {
+  const project = start.project
+  if (project === undefined) return
+  if (settings.accessKey === undefined) {
+    host.status(statusLine({ kind: 'no-key', venture: project.venture }))
+    return
+  }
+  const status = conversation.view?.status ?? conversation.record?.status
+  if (state.keyRefused) {
+    host.status(statusLine({ kind: 'key-refused', venture: project.venture }))
+    return
+  }
+  if (!state.online && state.brief === undefined) {
+    host.status(statusLine({ kind: 'offline', venture: project.venture }))
+    return
+  }
+  host.status(statusLine({ kind: 'online', venture: project.venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 }))
 }
 
 /** The conversation's brief. */
@@ -136,9 +144,19 @@ export class BriefState {
   get brief(): Brief | undefined {
     return this.latest
   }
-  /** Whether Hark refused the access key at the last brief fetch (the status line says so). */
+  /** Whether Hark refused the access key at the last request that reached it (the status line says so). */
   get keyRefused(): boolean {
     return this.refusedKey
+  }
+
+  /**
+   * KeyWatch's finding on a request other than the brief: Hark refused the key (HTTP 401 or 403). Returns
+   * whether that changed what the status line says. A brief fetched again clears it (`got`).
+   */
+  noteKeyRefused(): boolean {
+    const changed = !this.refusedKey
+    this.refusedKey = true
+    return changed
   }
   /** Whether the last brief fetch reached Hark (the status line says offline otherwise). */
   get online(): boolean {

@@ -117,6 +117,7 @@ export class ConversationState {
   private merged: ConversationView | undefined
   private refusedWrite = false
   private movedAway = false
+  private readonly claims = new Set<string>()
 
   /** Set once the conversation is loaded from the store (SPEC.md: session.start). */
   get open(): OpenConversation | undefined {
@@ -138,6 +139,11 @@ export class ConversationState {
     return this.movedAway
   }
 
+  /** Whether the claim under `key` is one this process's prune stored (it folds; it never hands off). */
+  prunedUnder(key: string): boolean {
+    return this.claims.has(key)
+  }
+
   /** DetectMove's finding at classic.SessionEnd. */
   noteMoved(moved: boolean): void {
     this.movedAway = moved
@@ -157,6 +163,10 @@ export class ConversationState {
   /** @internal */
   see(view: ConversationView): void {
     this.merged = view
+  }
+  /** @internal The prune won this claim. */
+  notePruneClaim(key: string): void {
+    this.claims.add(key)
   }
   /** @internal */
   noteRefused(): void {
@@ -354,20 +364,24 @@ export class ConversationStore {
   /**
    * SPEC.md: before handing off, store a claim; the first claim the store holds for this segment
    * wins. `won` is false when another process's claim came first; `refused` when the store did not
-   * take the claim (the caller then hands off its own work).
+   * take the claim (the caller then hands off its own work). A first claim this process's prune stored
+   * (it holds one for the segment while it folds idle records) is not another process's: the handoff wins.
+   * `byPrune`: the prune's own claim, noted as such as soon as it is stored.
    */
-  async claim(segment: number, options: StoreCallOptions = {}): Promise<{ won: boolean; refused: boolean }> {
+  async claim(segment: number, options: StoreCallOptions = {}, byPrune = false): Promise<{ won: boolean; refused: boolean }> {
     const open = this.conversation.open
     if (open === undefined) return { won: false, refused: true }
     const now = await this.clock.now()
     const key = claimKey(open.key, segment, now, this.entropy.randomHex(8))
     if (!(await this.write(key, true, options))) return { won: false, refused: true }
+    if (byPrune) this.conversation.notePruneClaim(key)
     const keys = await this.call(() => this.store.keys(), options)
     if (!keys.done) {
       this.failed('read', keys.reason, keys.error)
       return { won: false, refused: true }
     }
-    return { won: claimWinner(keys.value, open.key, segment, now) === key, refused: false }
+    const winner = claimWinner(keys.value, open.key, segment, now)
+    return { won: winner === key || (winner !== undefined && this.conversation.prunedUnder(winner)), refused: false }
   }
 
   /** Every key of the store, or undefined when the store did not answer (one log line at most). */
@@ -460,7 +474,7 @@ export class ConversationStore {
     let claimed: number | undefined
     if (plan.fold.length > 0) {
       const segment = this.conversation.view?.segment ?? 0
-      const claim = await this.claim(segment)
+      const claim = await this.claim(segment, {}, true)
       if (claim.won) {
         claimed = segment
         const stored = await this.save((record, { others, view, now: at }) => {

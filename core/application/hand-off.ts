@@ -11,7 +11,7 @@ import type { Venture } from '../domain/project'
 import { pathKey } from '../domain/paths'
 import { hasWork, oneSpellingPerFile, type Work } from '../domain/work'
 import type { Clock } from '../ports/clock.port'
-import type { HarkGateway, HarkResult } from '../ports/hark.port'
+import type { HarkFailureKind, HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
 import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
@@ -24,8 +24,9 @@ import type { StartState } from './start-session'
 export const EXIT_MARGIN_MS = 400
 /** At exit, what waiting for the start and its brief leaves for the handoff's store calls and request (ms). */
 export const EXIT_RESERVE_MS = 300
-/** What the log line adds when a handoff is kept for later. */
+/** What the log line adds when a handoff is kept for later: a sentence, and a clause after a semicolon. */
 const LATER = ' The handoff is kept on this machine and sent at the next session start in this project.'
+const LATER_CLAUSE = ' the handoff is kept on this machine and sent at the next session start in this project.'
 /** At exit, what the store steps leave for the request itself (ms). */
 export const EXIT_REQUEST_MS = 200
 
@@ -35,7 +36,14 @@ export type HandoffOutcome =
   | { readonly kind: 'nothing' }
   | { readonly kind: 'taken' }
   | { readonly kind: 'sent'; readonly tool: 'end_session' | 'session_stopped' | 'close_session'; readonly work: Work }
-  | { readonly kind: 'failed'; readonly tool: 'end_session' | 'session_stopped' | 'close_session'; readonly detail: string; readonly work: Work }
+  | {
+      readonly kind: 'failed'
+      readonly tool: 'end_session' | 'session_stopped' | 'close_session'
+      readonly detail: string
+      /** How it failed (`key-refused` when Hark refused the access key for any of the requests). */
+      readonly failure: HarkFailureKind
+      readonly work: Work
+    }
 
 export class HandOff {
   /** Whether this run is at exit (no status line to draw, no time for more store writes). */
@@ -125,15 +133,16 @@ export class HandOff {
     if (left <= 0) {
       const kept = sent.kind === 'unreachable' && (await this.keepForLater(venture, payload))
       this.host.log(`Hark: end_session failed (${sent.detail}), and no exit time was left to ask Hark to draft the handoff instead.${kept ? LATER : ''}`)
-      return { kind: 'failed', tool: 'end_session', detail: sent.detail, work }
+      return { kind: 'failed', tool: 'end_session', detail: sent.detail, failure: sent.kind, work }
     }
     const stopped = await this.hark.sessionStopped(venture, { timeoutMs: left })
     if (!stopped.ok) {
       // Nothing reached Hark: the handoff is kept for the next start in the project (issue 12 §2).
       const kept = sent.kind === 'unreachable' && stopped.kind === 'unreachable' && (await this.keepForLater(venture, payload))
-      const after = kept ? LATER : stopped.kind === 'key-refused' ? ' Hark refused the access key: run /plugin configure hark-memory@hark to set a new one.' : " Hark's idle sweep drafts the handoff."
+      const after = kept ? LATER_CLAUSE : stopped.kind === 'key-refused' ? ' Hark refused the access key: run /plugin configure hark-memory@hark to set a new one.' : " Hark's idle sweep drafts the handoff."
       this.host.log(`Hark: end_session failed (${sent.detail}), and so did session_stopped (${stopped.detail});${after}`)
-      return { kind: 'failed', tool: 'session_stopped', detail: stopped.detail, work }
+      const failure = sent.kind === 'key-refused' ? sent.kind : stopped.kind
+      return { kind: 'failed', tool: 'session_stopped', detail: stopped.detail, failure, work }
     }
     this.host.log(`Hark: end_session failed (${sent.detail}); Hark drafts the handoff from repo activity instead.`)
     return this.finish('session_stopped', work, stopped)
@@ -148,7 +157,7 @@ export class HandOff {
     if (!result.ok) {
       const after = result.kind === 'timeout' ? " Hark's idle sweep drafts the handoff." : ''
       this.host.log(`Hark: ${tool} failed (${result.detail}).${after}`)
-      return { kind: 'failed', tool, detail: result.detail, work }
+      return { kind: 'failed', tool, detail: result.detail, failure: result.kind, work }
     }
     // The status line: Hark drafts the handoff after session_stopped; otherwise the work is handed off.
     const state = tool === 'session_stopped' ? 'Draft' : 'Clean'

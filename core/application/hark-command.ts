@@ -153,7 +153,7 @@ function describeHandoff(outcome: HandoffOutcome): string {
     case 'taken':
       return 'Another Claude Code process of this conversation is handing this work off.'
     case 'failed':
-      return `The handoff did not reach Hark: ${outcome.tool} failed (${outcome.detail}).`
+      return `The handoff did not reach Hark: ${outcome.tool} failed (${outcome.detail}).${keyHelp({ ok: false, kind: outcome.failure })}`
     case 'sent': {
       if (outcome.tool === 'close_session') return 'No edits, commits or test runs to hand off: closed the Hark session.'
       const { files, commits, tests } = outcome.work

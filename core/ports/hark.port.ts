@@ -12,10 +12,11 @@ import type { Item } from '../domain/item'
 import type { Venture } from '../domain/project'
 
 /**
- * How a request failed: no answer in time; no connection; Hark refused the access key (HTTP 401 or 403);
- * or Hark answered with another error.
+ * How a request failed: no answer in time; no connection, so nothing reached Hark (refused, DNS, TLS, the
+ * proxy's tunnel); the connection broke once the request could have reached Hark (reset, closed mid-reply);
+ * Hark refused the access key (HTTP 401 or 403); or Hark answered with another error.
  */
-export type HarkFailureKind = 'timeout' | 'unreachable' | 'key-refused' | 'refused'
+export type HarkFailureKind = 'timeout' | 'unreachable' | 'broken' | 'key-refused' | 'refused'
 
 export type HarkResult<T> =
   | { readonly ok: true; readonly value: T }

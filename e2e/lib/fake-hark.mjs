@@ -6,6 +6,9 @@
 // Failure modes, one per run: http500 (every POST answers HTTP 500), rpc-error (a JSON-RPC error message),
 // tool-error (an MCP result with isError: true), hang (answers nothing; drops the connection after `hangS`
 // seconds, or never when hangS is 0). `delayMs` makes every answer that many ms late (a slow Hark, for the bench).
+// Per-tool faults (`faults: { <tool>: <mode> }`, the fault matrix of e2e/run-faults.mjs): one tool fails in one of
+// TOOL_FAULTS, the others answer normally. Connection faults before any byte reaches Hark (a refused connection,
+// an untrusted certificate) are the TLS proxy's (lib/tls-proxy.mjs, `connectFault`), not this server's.
 import http from 'node:http'
 import fs from 'node:fs'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -13,6 +16,20 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import * as z from 'zod'
 
 export const FAILURES = ['http500', 'rpc-error', 'tool-error', 'hang']
+
+/**
+ * What one tool can be made to do (`faults`):
+ *   reset      Hark runs the tool, starts the SSE reply (200, headers, half an event), then drops the connection
+ *   http401 http403 http429 http500 http503   that HTTP status (429 and 503 with Retry-After), a short body
+ *   not-json   200, `application/json`, an HTML page
+ *   rpc-error  a JSON-RPC error message (-32603)
+ *   wrong-id   a well-formed JSON-RPC result, for another request id
+ *   sse-noise  the right answer, after SSE comments, a progress and a log notification (not a failure)
+ *   tool-error an MCP result with isError: true
+ *   hang       no answer; the connection dropped after `hangS` seconds
+ */
+export const TOOL_FAULTS = ['reset', 'http401', 'http403', 'http429', 'http500', 'http503', 'not-json', 'rpc-error', 'wrong-id', 'sse-noise', 'tool-error', 'hang']
+const HTTP_FAULTS = { http401: 401, http403: 403, http429: 429, http500: 500, http503: 503 }
 
 const text = z.union([z.string(), z.array(z.string())]) // a handoff field: a text, or a list of lines
 
@@ -81,6 +98,68 @@ const readBody = (req) => new Promise((resolve, reject) => {
 const rpcError = (res, status, id, code, message, extra = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...extra }).end(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code, message } }))
 
+/** An MCP tool result as the SDK writes one, for a payload. */
+const toolResult = (payload) => ({ content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload })
+
+/**
+ * Answers request `msg` with fault `mode` (one of TOOL_FAULTS but hang and tool-error, which go the normal way);
+ * `note(outcome, payload)` records what happened for the log. Returns false when the request is not a
+ * tools/call of a known tool (the SDK answers it then).
+ */
+function toolFault(res, mode, msg, table, note) {
+  const tool = table[msg?.params?.name]
+  if (msg?.method !== 'tools/call' || tool === undefined) return false
+  const id = msg.id
+  const status = HTTP_FAULTS[mode]
+  if (status !== undefined) {
+    note(mode)
+    const retry = status === 429 || status === 503 ? { 'retry-after': '30' } : {}
+    res.writeHead(status, { 'content-type': 'text/plain', ...retry }).end(`fake hark: failing on purpose (${mode})\n`)
+    return true
+  }
+  if (mode === 'not-json') {
+    note(mode)
+    res.writeHead(200, { 'content-type': 'application/json' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>\n')
+    return true
+  }
+  if (mode === 'rpc-error') {
+    note(mode)
+    rpcError(res, 200, id, -32603, 'fake hark: failing on purpose (rpc-error)')
+    return true
+  }
+  // The rest run the tool first: Hark did the work, whatever then happens to the reply.
+  let payload
+  try {
+    payload = tool.run(msg.params.arguments ?? {})
+  } catch {
+    return false // an unknown venture: the SDK's isError answer
+  }
+  const frame = (forId) => JSON.stringify({ jsonrpc: '2.0', id: forId, result: toolResult(payload) })
+  if (mode === 'wrong-id') {
+    note(mode, payload)
+    res.writeHead(200, { 'content-type': 'application/json' }).end(frame(typeof id === 'number' ? id + 1000 : 'another-request'))
+    return true
+  }
+  if (mode === 'sse-noise') {
+    note('ok', payload)
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    res.write(': fake hark keep-alive comment\n\n')
+    res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: 1, total: 2 } })}\n\n`)
+    res.write(': another comment, then a log notification\n\n')
+    res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working on it' } })}\n\n`)
+    res.end(`event: message\ndata: ${frame(id)}\n\n`)
+    return true
+  }
+  if (mode === 'reset') {
+    note(mode, payload)
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    const whole = `event: message\ndata: ${frame(id)}\n\n`
+    res.write(whole.slice(0, Math.floor(whole.length / 2)), () => setTimeout(() => res.socket?.destroy(), 20))
+    return true
+  }
+  return false
+}
+
 /**
  * @param {object} o
  * @param {string} o.fixture   path of the fixture (see fixtures/venture.json)
@@ -93,10 +172,14 @@ const rpcError = (res, status, id, code, message, extra = {}) =>
  *                             until it settles (30 s at most) and a -p run does not exit before that, so the
  *                             e2e runs drop it after a few seconds.
  * @param {number} [o.delayMs] wait this long after a request arrives before answering it (default 0)
+ * @param {Record<string, string>} [o.faults] per tool, one of TOOL_FAULTS; the other tools answer normally
+ * @param {boolean} [o.closeEach] answer with `Connection: close`, so each request opens its own connection (and
+ *                             CONNECT through the proxy): the proxy's connection faults then hit one request each
  * @returns {Promise<{port: number, project: object, close: () => Promise<void>}>}
  */
-export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse = false, port = 0, ttlS = 300, hangS = 0, delayMs = 0 }) {
+export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse = false, port = 0, ttlS = 300, hangS = 0, delayMs = 0, faults = {}, closeEach = false }) {
   if (fail && !FAILURES.includes(fail)) throw new Error(`unknown failure mode ${fail}; one of ${FAILURES.join(', ')}`)
+  for (const [tool, mode] of Object.entries(faults)) if (!TOOL_FAULTS.includes(mode)) throw new Error(`unknown fault ${mode} for ${tool}; one of ${TOOL_FAULTS.join(', ')}`)
   const project = loadProject(fixture)
   const table = tools(project)
   let n = 0
@@ -139,6 +222,15 @@ export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse 
     })
 
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
+    if (closeEach) {
+      // The SDK writes `Connection: keep-alive` itself: put close in its place, so the client opens a new one.
+      const writeHead = res.writeHead.bind(res)
+      res.writeHead = (status, ...rest) => {
+        for (const h of rest) if (h && typeof h === 'object' && !Array.isArray(h)) for (const k of Object.keys(h)) if (k.toLowerCase() === 'connection') delete h[k]
+        res.setHeader('connection', 'close')
+        return writeHead(status, ...rest)
+      }
+    }
     if (req.method !== 'POST' || req.url !== '/mcp') {
       outcome = 'not-found'
       return res.writeHead(404, { 'content-type': 'text/plain' }).end('fake hark: POST /mcp only\n')
@@ -147,7 +239,12 @@ export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse 
       outcome = 'unauthorized'
       return rpcError(res, 401, msg?.id, -32001, 'fake hark: missing or wrong access key', { 'www-authenticate': 'Bearer' })
     }
-    if (fail === 'hang') {
+    const fault = faults[entry.tool]
+    if (fault !== undefined && fault !== 'hang' && fault !== 'tool-error') {
+      const answered = toolFault(res, fault, msg, table, (o, p) => { outcome = o; payload = p })
+      if (answered) return
+    }
+    if (fail === 'hang' || fault === 'hang') {
       outcome = 'hang' // never answered; the client gives up, hangS drops the socket, or close() does
       if (hangS > 0) {
         const drop = setTimeout(() => req.socket.destroy(), hangS * 1000)
@@ -169,7 +266,7 @@ export async function startFakeHark({ fixture, key, fail, logFile, jsonResponse 
     for (const [name, tool] of Object.entries(table)) {
       mcp.registerTool(name, { inputSchema: tool.input }, async (args) => {
         try {
-          if (fail === 'tool-error') throw new Error('fake hark: failing on purpose (tool-error)')
+          if (fail === 'tool-error' || fault === 'tool-error') throw new Error('fake hark: failing on purpose (tool-error)')
           payload = tool.run(args)
           outcome = 'ok'
           return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload }

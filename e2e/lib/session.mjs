@@ -123,7 +123,11 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
  *   hangS       mode hang: the fake drops each unanswered request after this many seconds (default HANG_S;
  *               0 = never, and then the run waits ~30 s for the engine to give up on the abandoned fetches)
  *   delayMs     the fake Hark answers every request this many ms late (default 0)
+ *   faults      per-tool faults of the fake Hark ({ <tool>: <mode> }, see TOOL_FAULTS in fake-hark.mjs)
+ *   connectFault  (n) => 'refuse' | 'untrusted-cert' | undefined for the proxy's n-th CONNECT to Hark; the fake
+ *               then closes each connection after its answer, so each request opens its own
  *   scenario    scenario file (default scenarios/session.json)
+ *   transformScenario  (scenario) => scenario: changes the loaded scenario (e.g. a very long answer)
  *   extraPluginDirs  more --plugin-dir folders (e.g. the Bash probe)
  *   extraArgs   more claude arguments
  *   env         more environment variables for the engine (e.g. CLAUDE_BG_SOURCE)
@@ -154,16 +158,17 @@ export async function runSession(o = {}) {
   makeProject(proj, { home })
   const ca = createCA()
   fs.writeFileSync(files.ca, ca.certPem)
-  const scenario = loadScenario(o.scenario ?? SCENARIO, { PROJECT_DIR: proj })
+  const loaded = loadScenario(o.scenario ?? SCENARIO, { PROJECT_DIR: proj })
+  const scenario = o.transformScenario ? o.transformScenario(loaded) : loaded
   const ttlS = o.ttlS ?? 180
 
   const stops = []
   let result
   try {
-    const hark = await startFakeHark({ fixture: o.fixture ?? FIXTURE, key: ACCESS_KEY, fail: o.fail, hangS: o.hangS ?? HANG_S, delayMs: o.delayMs ?? 0, logFile: files.hark, ttlS })
+    const hark = await startFakeHark({ fixture: o.fixture ?? FIXTURE, key: ACCESS_KEY, fail: o.fail, hangS: o.hangS ?? HANG_S, delayMs: o.delayMs ?? 0, logFile: files.hark, ttlS, faults: o.faults, closeEach: o.connectFault !== undefined })
     stops.push(hark.close)
     const proxyLog = (e) => fs.appendFileSync(files.proxy, JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n')
-    const proxy = await startTlsProxy({ ca, targetPort: hark.port, log: proxyLog, ttlS })
+    const proxy = await startTlsProxy({ ca, targetPort: hark.port, log: proxyLog, ttlS, connectFault: o.connectFault })
     stops.push(proxy.close)
     const model = await startFakeModel({ scenario, dir, ttlS })
     stops.push(model.close)

@@ -4,10 +4,13 @@
 // CONNECT to any other host, and plain-HTTP proxying, are refused with 403 (unless passThrough is set, for a
 // person running Claude Code by hand against the real model API: then other hosts are tunnelled untouched).
 // Built on node:http and node:tls: a CONNECT handler is a few lines, and a MITM library would bring its own CA.
+// Connection faults for the fault matrix (`connectFault`): the n-th CONNECT to the host can be refused (the proxy
+// answers 502, as a proxy does when the host refuses the connection) or met with a certificate from another CA,
+// which the engine does not trust. Either way no byte of the request reaches the fake Hark.
 import http from 'node:http'
 import net from 'node:net'
 import tls from 'node:tls'
-import { issueServerCert } from './certs.mjs'
+import { createCA, issueServerCert } from './certs.mjs'
 
 /**
  * @param {object} o
@@ -17,11 +20,20 @@ import { issueServerCert } from './certs.mjs'
  * @param {(entry: object) => void} [o.log]
  * @param {boolean} [o.passThrough]
  * @param {number} [o.ttlS]        the proxy closes itself after this many seconds
+ * @param {(n: number) => ('refuse' | 'untrusted-cert' | undefined)} [o.connectFault]  what to do with the n-th
+ *                                 CONNECT to the host (1-based); undefined: intercept it as usual
  * @returns {Promise<{port: number, close: () => Promise<void>}>}
  */
-export async function startTlsProxy({ ca, host = 'harkstudio.io', targetPort, log = () => {}, passThrough = false, port = 0, ttlS = 300 }) {
+export async function startTlsProxy({ ca, host = 'harkstudio.io', targetPort, log = () => {}, passThrough = false, port = 0, ttlS = 300, connectFault = startTlsProxy.none }) {
   const leaf = issueServerCert(ca, [host])
   const secureContext = tls.createSecureContext({ cert: leaf.certPem, key: leaf.keyPem })
+  let untrusted // a certificate for the host from a CA the session was not given, made up front (a key pair
+  // made while a request waits would hold this process's event loop)
+  if (connectFault !== startTlsProxy.none) {
+    const other = issueServerCert(createCA('hark-memory e2e CA the engine does not trust'), [host])
+    untrusted = tls.createSecureContext({ cert: other.certPem, key: other.keyPem })
+  }
+  let connects = 0
   const sockets = new Set()
   const track = (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); s.on('error', () => {}) }
 
@@ -33,9 +45,17 @@ export async function startTlsProxy({ ca, host = 'harkstudio.io', targetPort, lo
     track(client)
     const [name, p = '443'] = req.url.split(':')
     if (name === host && p === '443') {
-      log({ kind: 'connect', target: req.url, intercepted: true })
+      const n = ++connects
+      const fault = connectFault(n)
+      if (fault === 'refuse') {
+        log({ kind: 'connect', target: req.url, n, fault })
+        client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+        return
+      }
+      log({ kind: 'connect', target: req.url, intercepted: true, n, ...(fault && { fault }) })
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-      const secure = new tls.TLSSocket(client, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] })
+      const context = fault === 'untrusted-cert' ? untrusted : secureContext
+      const secure = new tls.TLSSocket(client, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'] })
       track(secure)
       if (head?.length) secure.unshift(head)
       secure.on('error', (e) => log({ kind: 'tls-error', target: req.url, error: String(e) }))
@@ -69,3 +89,6 @@ export async function startTlsProxy({ ca, host = 'harkstudio.io', targetPort, lo
   ttl.unref()
   return { port: server.address().port, close }
 }
+
+/** No connection faults (the default). */
+startTlsProxy.none = () => undefined

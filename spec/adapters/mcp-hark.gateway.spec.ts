@@ -114,6 +114,22 @@ describe('the Hark MCP client', () => {
     expect(out).toEqual({ ok: false, kind: 'unreachable', detail: 'could not connect (ECONNREFUSED [redacted])' })
   })
 
+  test.each([
+    ['ECONNREFUSED', 'unreachable'],
+    ['ENOTFOUND harkstudio.io', 'unreachable'],
+    ['ERR_PROXY_TUNNEL: Proxy refused to open a tunnel: 502 Bad Gateway', 'unreachable'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate', 'unreachable'],
+    ['SELF_SIGNED_CERT_IN_CHAIN: self-signed certificate in certificate chain', 'unreachable'],
+    ['ECONNRESET: The socket connection was closed unexpectedly.', 'broken'],
+    ['EPIPE', 'broken'],
+    ['something nobody foresaw', 'broken'],
+  ] as const)('a connection that fails with %s is "%s" (only a failure before sending is "nothing reached Hark")', async (cause, kind) => {
+    const endpoint = td.object<HarkEndpoint>()
+    td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenReject(new Error(`HooksError: hark-memory: $.http.fetch(https://harkstudio.io/mcp) failed: ${cause}`))
+    const out = await new McpHarkGateway(endpoint, clock(), identity).endSession({ venture: 'V-012', what_i_did: '', what_changed: '', whats_next: '', links: [] })
+    expect(out).toEqual({ ok: false, kind, detail: `${kind === 'unreachable' ? 'could not connect' : 'the connection broke'} (${cause})` })
+  })
+
   test('no answer before the clock runs out is a timeout', async () => {
     const endpoint = td.object<HarkEndpoint>()
     td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenReturn(new Promise<HttpReply>(() => undefined))

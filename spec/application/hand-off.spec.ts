@@ -9,7 +9,7 @@ import { ConversationState, ConversationStore, StoreHealth } from '../../core/ap
 import { HandOff } from '../../core/application/hand-off'
 import { PathState, ProjectPaths } from '../../core/application/project-paths'
 import { StartState } from '../../core/application/start-session'
-import { recordKey } from '../../core/domain/conversation/keys'
+import { claimKey, recordKey } from '../../core/domain/conversation/keys'
 import { addEntry, newRecord } from '../../core/domain/conversation/record'
 import { mergeConversation } from '../../core/domain/conversation/merge'
 import type { Clock } from '../../core/ports/clock.port'
@@ -60,7 +60,7 @@ function world(storeMs: number, { waitsEnd = false } = {}) {
   const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, conversations, clock, host)
   const paths = new ProjectPaths(new PathState(), td.object<Files>(), td.object<SessionInfo>())
   const handOff = new HandOff(start, conversation, hark, conversations, clock, host, briefs, settings, paths)
-  return { handOff, hark, host, health, conversation, elapsed: () => now - START }
+  return { handOff, hark, host, health, conversation, conversations, data, elapsed: () => now - START }
 }
 
 afterEach(() => td.reset())
@@ -101,6 +101,30 @@ describe('at exit', () => {
     await w.handOff.run(START + 1_000)
     td.verify(w.hark.sessionStopped(td.matchers.anything(), td.matchers.anything()), { times: 0 })
     td.verify(w.host.log(td.matchers.contains('no exit time was left')), { times: 1 })
+  })
+})
+
+describe("the handoff's claim", () => {
+  test("a claim this process's prune holds for the segment (folding idle records) is not another process's: the handoff goes out", async () => {
+    const w = world(10)
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
+    expect(await w.conversations.claim(0, {}, true)).toEqual({ won: true, refused: false })
+    const out = await w.handOff.run()
+    expect(out).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
+  })
+
+  test("another process's earlier claim still wins: this one sends nothing", async () => {
+    const w = world(10)
+    w.data.set(claimKey(CONV, 0, START, 'dddddddd'), true)
+    expect(await w.handOff.run()).toEqual({ kind: 'taken' })
+    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 0 })
+  })
+
+  test("a claim of this process's that is not the prune's (a handoff running beside it) is not taken over", async () => {
+    const w = world(10)
+    expect(await w.conversations.claim(0)).toEqual({ won: true, refused: false })
+    expect(await w.handOff.run()).toEqual({ kind: 'taken' })
   })
 })
 

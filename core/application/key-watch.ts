@@ -1,0 +1,57 @@
+/**
+ * A refused key is not "offline" (issue 12 §5; SPEC.md, the status line): whichever request Hark answers with
+ * HTTP 401 or 403 (the decisions at an edit, the handoff, /hark needs, a handoff delivered later), the status
+ * line turns to `key refused`, until a brief is fetched again (BriefService). Wraps the Hark gateway; the brief's own
+ * result is BriefService's (it draws the status line itself), so only the other requests are watched here.
+ */
+import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '../ports/hark.port'
+import type { Host } from '../ports/host.port'
+import type { Venture } from '../domain/project'
+import { showStatusLine, type BriefState } from './brief-service'
+import type { ConversationState } from './conversation-store'
+import type { Settings } from './settings'
+import type { StartState } from './start-session'
+
+export class KeyWatch implements HarkGateway {
+  constructor(
+    private readonly inner: HarkGateway,
+    private readonly briefs: BriefState,
+    private readonly start: StartState,
+    private readonly conversation: ConversationState,
+    private readonly settings: Settings,
+    private readonly host: Host,
+  ) {}
+
+  getBrief(venture: Venture, options?: HarkCallOptions) {
+    return this.inner.getBrief(venture, options)
+  }
+  listDecisions(venture: Venture, options?: HarkCallOptions) {
+    return this.watch(this.inner.listDecisions(venture, options))
+  }
+  listCandidates(venture: Venture, options?: HarkCallOptions) {
+    return this.watch(this.inner.listCandidates(venture, options))
+  }
+  getVenture(idOrCode: Venture, options?: HarkCallOptions) {
+    return this.watch(this.inner.getVenture(idOrCode, options))
+  }
+  endSession(args: EndSessionArgs, options?: HarkCallOptions) {
+    return this.watch(this.inner.endSession(args, options))
+  }
+  sessionStopped(venture: Venture, options?: HarkCallOptions) {
+    return this.watch(this.inner.sessionStopped(venture, options))
+  }
+  closeSession(reason: string, options?: HarkCallOptions) {
+    return this.watch(this.inner.closeSession(reason, options))
+  }
+
+  /** Notes a refused key, and redraws the status line when that changed what it says. */
+  private async watch<T>(request: Promise<HarkResult<T>>): Promise<HarkResult<T>> {
+    const result = await request
+    // Another answer says little of the key (a request may be let through that the brief's is not): only a
+    // fetched brief turns the line back.
+    if (!result.ok && result.kind === 'key-refused' && this.briefs.noteKeyRefused() && !this.start.ended) {
+      showStatusLine(this.start, this.conversation, this.settings, this.briefs, this.host)
+    }
+    return result
+  }
+}
