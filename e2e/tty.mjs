@@ -11,7 +11,8 @@
 // /hark open and /hark handoff print what SPEC.md says; the guard's question lists both decisions with their
 // why; Stop leaves the file unchanged and the next model request carries the refusal; text typed into
 // "Type something." goes with the refusal; Allow lets the edit through and covers the next edit of the file
-// (no question); /exit sends end_session naming the edited file.
+// (no question) and a new file the same decisions cover; /hark doctor shows Hark's last answers; /exit sends
+// end_session naming the edited file.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -222,16 +223,25 @@ try {
     expect(text.includes('The user answered: use a migration file instead'), `the refusal lacks the typed text: ${text}`)
     expect(fs.readFileSync(schema, 'utf8') === original, 'src/db/schema.sql changed')
   })
-  await check('Allow: the edit goes through, and the next edit of the file is not asked about', async () => {
+  await check('Allow: the edit goes through, and a new file the same decisions cover (src/db/seed.sql) is not asked about', async () => {
     await submit('Go ahead this time.')
     await question()
     await press(['Enter'], () => !showsQuestion(), 'the question to close') // 1. Allow is selected
     await term.waitFor('tty-third-turn-done', 'the end of the third turn', 20)
     const text = fs.readFileSync(schema, 'utf8')
-    expect(text.includes('-- tty-users-marker') && text.includes('tty-second-edit-marker'), `src/db/schema.sql lacks an edit:\n${text}`)
-    expect(asked() === 3, `the guard asked ${asked()} times, not 3 (the second edit after Allow was asked about)`)
+    expect(text.includes('-- tty-users-marker'), `src/db/schema.sql lacks the allowed edit:\n${text}`)
+    const seed = path.join(files.project, 'src', 'db', 'seed.sql')
+    expect(fs.existsSync(seed) && fs.readFileSync(seed, 'utf8').includes('tty-seed-marker'), 'src/db/seed.sql was not written')
+    expect(asked() === 3, `the guard asked ${asked()} times, not 3 (the write after Allow was asked about)`)
     const results = mainRequests().filter((r) => r.step === 6 || r.step === 7).map((r) => r.toolResults[0])
     expect(results.length === 2 && results.every((r) => r && !r.isError), `an allowed edit failed: ${JSON.stringify(results)}`)
+  })
+  await check('/hark doctor: the project file, the key set, Hark\'s last answers, the store, the versions', async () => {
+    await submit('/hark doctor')
+    const screen = await term.waitFor(/Versions: hark-memory \S+, Claude Code 2\.1\.332/, 'the end of /hark doctor')
+    for (const text of [`Project file: ${files.project}/.hark/project (project V-012)`, 'Access key: set', 'No write refused this session.']) expect(screen.includes(text), `/hark doctor lacks "${text}"`)
+    for (const tool of ['get_agent_brief', 'list_journal_entries', 'list_candidates', 'get_venture', 'close_session']) expect(new RegExp(`${tool}\\s+ok \\(HTTP 200\\)`).test(screen), `/hark doctor lacks "${tool}  ok (HTTP 200)"`)
+    expect(!screen.includes(ACCESS_KEY.slice(-8)), '/hark doctor shows part of the key')
   })
   await check('/exit sends end_session naming src/db/schema.sql', async () => {
     await submit('/exit')
