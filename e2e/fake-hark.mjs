@@ -8,7 +8,8 @@
 //   --scenario FILE    also start the scripted model, playing FILE, in a fresh demo project made for this run
 //                      (or in --project's DIR); {{PROJECT_DIR}} in FILE is that folder
 //   --project DIR      make the demo's throwaway project in DIR (a new or empty folder) and run there
-//   --reset            with --project: empty DIR first when it holds an earlier demo project (.hark/project)
+//   --reset            with --project: empty DIR first when it holds a demo project an earlier run made (its git
+//                      user is e2e@example.invalid); any other folder is left alone
 //   --fail MODE        http500 | rpc-error | tool-error | hang        (or FAKE_HARK_FAIL)
 //   --hang-s S         mode hang: drop each unanswered request after S seconds (default 5; 0 = never)
 //   --delay-ms N       answer every request N ms late (a slow Hark; default 0)
@@ -67,8 +68,11 @@ const files = { ca: path.join(dir, 'ca.pem'), log: path.join(dir, 'hark.jsonl'),
 let projectDir
 if (opt.project) {
   projectDir = fromCaller(opt.project)
-  if (opt.reset && fs.existsSync(path.join(projectDir, '.hark', 'project'))) fs.rmSync(projectDir, { recursive: true, force: true })
-  if (fs.existsSync(projectDir) && fs.readdirSync(projectDir).length > 0) die(`--project ${projectDir}: not empty; give a new or empty folder${opt.reset ? '' : ', or add --reset to empty an earlier demo project'}`)
+  // Only a folder makeProject made (its git config names the e2e user): never a person's own project.
+  const gitConfig = path.join(projectDir, '.git', 'config')
+  const isDemo = fs.existsSync(gitConfig) && fs.readFileSync(gitConfig, 'utf8').includes('e2e@example.invalid')
+  if (opt.reset && isDemo) fs.rmSync(projectDir, { recursive: true, force: true })
+  if (fs.existsSync(projectDir) && fs.readdirSync(projectDir).length > 0) die(`--project ${projectDir}: not empty; give a new or empty folder${opt.reset ? ' (--reset empties only a demo project an earlier run made)' : ', or add --reset to empty a demo project an earlier run made'}`)
 } else if (opt.scenario) {
   projectDir = path.join(dir, 'project')
 }
