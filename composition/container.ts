@@ -22,6 +22,8 @@ import { BriefService, BriefState } from '../core/application/brief-service'
 import { Compact } from '../core/application/compact'
 import { ConversationState, ConversationStore, StoreHealth } from '../core/application/conversation-store'
 import { DeliverLater } from '../core/application/deliver-later'
+import { Doctor } from '../core/application/doctor'
+import { HarkAnswers } from '../core/application/hark-answers'
 import { DetectMove } from '../core/application/detect-move'
 import { GuardEdit, GuardState } from '../core/application/guard-edit'
 import { HandOff } from '../core/application/hand-off'
@@ -64,6 +66,7 @@ function loadBindings(settings: Settings) {
     perContainer(bind, StoreHealth)
     perContainer(bind, IdentityCache)
     perContainer(bind, ProjectLink)
+    perContainer(bind, HarkAnswers) // written by McpHarkGateway alone
   })
 }
 
@@ -82,17 +85,18 @@ const conversationBindings = conversationModule((bind) => {
  */
 const callBindings = callModule((bind) => {
   perCall(bind, HarkIdentityId, harkIdentity, [Settings, ConversationState, IdentityCache, SessionInfo, Entropy])
-  // Every request but the brief watched for a refused key (the status line: KeyWatch).
+  // Every request but the brief watched for a refused key (the status line: KeyWatch); each answer noted for /hark doctor.
   perCall(
     bind,
     HarkGateway,
-    (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity, briefs: BriefState, start: StartState, conversation: ConversationState, settings: Settings, host: Host) =>
-      new KeyWatch(new McpHarkGateway(endpoint, clock, identity), briefs, start, conversation, settings, host),
-    [HarkEndpointId, Clock, HarkIdentityId, BriefState, StartState, ConversationState, Settings, Host],
+    (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity, answers: HarkAnswers, briefs: BriefState, start: StartState, conversation: ConversationState, settings: Settings, host: Host) =>
+      new KeyWatch(new McpHarkGateway(endpoint, clock, identity, answers), briefs, start, conversation, settings, host),
+    [HarkEndpointId, Clock, HarkIdentityId, HarkAnswers, BriefState, StartState, ConversationState, Settings, Host],
   )
   perCallClass(bind, ConversationStore, [KeyValueStore, Clock, Entropy, Host, StoreHealth, ConversationState])
   perCallClass(bind, ProjectPaths, [PathState, Files, SessionInfo])
   perCallClass(bind, DeliverLater, [ConversationStore, HarkGateway, Clock, Host])
+  perCallClass(bind, Doctor, [StartState, Settings, SessionInfo, HarkAnswers, ConversationState, StoreHealth, ConversationStore, DeliverLater, Clock])
   perCallClass(bind, BriefService, [BriefState, StartState, ConversationState, Settings, HarkGateway, ConversationStore, Clock, Host])
   // A use case, and /hark handoff's collaborator too: bound per call, so both share one.
   perCallClass(bind, HandOff, [StartState, ConversationState, HarkGateway, ConversationStore, Clock, Host, BriefService, Settings, ProjectPaths])
@@ -107,7 +111,7 @@ const useCaseBindings = loadModule((bind) => {
   useCase(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore, Clock])
   useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, ProjectPaths, GlobCompiler])
   useCase(bind, RecordWork, [StartState, ConversationState, Settings, ConversationStore])
-  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock, DeliverLater])
+  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock, DeliverLater, Doctor])
 })
 
 /** Which class serves each use case the hooks adapter names. */

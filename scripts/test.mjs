@@ -2,7 +2,7 @@
 // `npm test`: every check the project has, in order, each with a scratch HOME where the engine runs.
 // Exit 1 when any fails. Steps: the vendored bundles are fresh; the engine's declarations are laid;
 // the layering (scripts/check-layers.mjs); tsc; tsc over the specs; the privacy check; claude plugin
-// validate --strict; vitest; claude plugin test; end to end; the fault matrix.
+// validate --strict; vitest; claude plugin test; end to end, headless; end to end in a terminal (tmux); the fault matrix.
 //
 //   node scripts/test.mjs [--only name,name] [--skip name,name]
 import { spawnSync } from 'node:child_process'
@@ -33,6 +33,7 @@ const steps = [
   ['vitest', 'vitest: domain and adapter specs', [bin('vitest'), 'run']],
   ['engine', 'claude plugin test: the plugin in the engine', [claude, 'plugin', 'test', '.']],
   ['e2e', 'end to end: a real headless session', ['node', 'e2e/run-e2e.mjs']],
+  ['tty', 'end to end: an interactive session in a terminal (tmux)', ['node', 'e2e/tty.mjs']],
   ['faults', 'the fault matrix: Hark and the machine failing in real sessions (writes docs/reliability.md)', ['node', 'e2e/run-faults.mjs']],
 ]
 

@@ -2,7 +2,9 @@
  * The Hark MCP client (SPEC.md: Every outbound request): one stateless JSON-RPC `tools/call` per
  * HTTPS POST to the one fixed URL (the endpoint below holds it), with every header of the SPEC's
  * table and `params._meta` naming the client and the conversation. A request is abandoned after
- * 3 seconds (or the caller's shorter limit). Failures come back as values, never as throws.
+ * 3 seconds (or the caller's shorter limit). Failures come back as values, never as throws. How each
+ * request ended is noted in HarkAnswers (the load's record for /hark doctor): the tool, the outcome, the
+ * HTTP status, the time; nothing of the request or the reply.
  */
 import { parseBrief } from '../../core/domain/brief'
 import { parseDecisionEntries } from '../../core/domain/guard/records'
@@ -13,6 +15,7 @@ import type { ConversationId } from '../../core/domain/conversation/keys'
 import type { Clock } from '../../core/ports/clock.port'
 import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '../../core/ports/hark.port'
 import { describeError, within } from '../../core/application/deadline'
+import { HarkAnswers } from '../../core/application/hark-answers'
 import { readMcpReply, type HttpReply } from './mcp-reply'
 
 /** The HTTPS POST to `https://harkstudio.io/mcp`; rejects when the connection fails. */
@@ -39,6 +42,7 @@ export class McpHarkGateway implements HarkGateway {
     private readonly endpoint: HarkEndpoint,
     private readonly clock: Clock,
     private readonly identity: HarkIdentity,
+    private readonly answers: HarkAnswers = new HarkAnswers(),
   ) {}
 
   async getBrief(venture: Venture, options?: HarkCallOptions) {
@@ -111,8 +115,16 @@ export class McpHarkGateway implements HarkGateway {
     return value === undefined ? { ok: false, kind: 'refused', detail: missing } : { ok: true, value }
   }
 
-  /** One `tools/call`: builds the request, waits at most the limit, reads the reply. */
+  /** One `tools/call`, its ending noted in HarkAnswers (never throws: a clock that does is left unnoted). */
   private async call(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<HarkResult<unknown>> {
+    const { result, status } = await this.request(tool, args, options)
+    const at = await this.clock.now().catch(() => undefined)
+    if (at !== undefined) this.answers.record({ tool, outcome: result.ok ? 'ok' : result.kind, ...(status !== undefined && { status }), at })
+    return result
+  }
+
+  /** Builds the request, waits at most the limit, reads the reply; with the HTTP status when one came. */
+  private async request(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<{ result: HarkResult<unknown>; status?: number }> {
     const id = nextRequestId++
     const body = JSON.stringify({
       jsonrpc: '2.0',
@@ -128,18 +140,19 @@ export class McpHarkGateway implements HarkGateway {
       'X-Hark-Client': CLIENT_NAME,
     }
     const limit = Math.min(options?.timeoutMs ?? REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS)
-    if (limit <= 0) return { ok: false, kind: 'timeout', detail: 'no time left to send it' }
+    if (limit <= 0) return { result: { ok: false, kind: 'timeout', detail: 'no time left to send it' } }
     const reply = await within(this.clock, limit, () => this.endpoint.post(headers, body))
     if (!reply.done) {
-      if (reply.reason === 'timeout') return { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` }
+      if (reply.reason === 'timeout') return { result: { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` } }
       const cause = this.connectionFailure(reply.error)
       // Only a failure before the request went out is "nothing reached Hark" (issue 12 §2: kept for later).
-      return nothingSent(cause) ? { ok: false, kind: 'unreachable', detail: `could not connect (${cause})` } : { ok: false, kind: 'broken', detail: `the connection broke (${cause})` }
+      return { result: nothingSent(cause) ? { ok: false, kind: 'unreachable', detail: `could not connect (${cause})` } : { ok: false, kind: 'broken', detail: `the connection broke (${cause})` } }
     }
+    const status = reply.value.status
     // The key refused is its own failure: the status line and /hark say how to set a new one.
-    if (reply.value.status === 401 || reply.value.status === 403) return { ok: false, kind: 'key-refused', detail: `HTTP ${reply.value.status}` }
+    if (status === 401 || status === 403) return { result: { ok: false, kind: 'key-refused', detail: `HTTP ${status}` }, status }
     const outcome = readMcpReply(reply.value, id, this.identity.accessKey)
-    return outcome.ok ? { ok: true, value: outcome.payload } : { ok: false, kind: 'refused', detail: this.withoutKey(outcome.detail) }
+    return { result: outcome.ok ? { ok: true, value: outcome.payload } : { ok: false, kind: 'refused', detail: this.withoutKey(outcome.detail) }, status }
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * /hark (SPEC.md): `brief` (the default) fetches and prints the brief; `handoff` ends the Hark
  * session now and records the handoff; `needs` lists the proposals waiting for a person and updates
- * the count; `open` prints the project's link and starts no program. Outside a Hark project, or
+ * the count; `open` prints the project's link and starts no program; `doctor` diagnoses the set-up
+ * (./doctor), sending nothing, in or out of a Hark project. Outside a Hark project, or
  * without a key, it says how to set up.
  *
  * State: `ProjectLink` lives as long as the plugin load (each project's id, once Hark named it, so
@@ -15,6 +16,7 @@ import type { HarkFailureKind, HarkGateway } from '../ports/hark.port'
 import type { BriefService } from './brief-service'
 import type { ConversationState, ConversationStore } from './conversation-store'
 import type { DeliverLater } from './deliver-later'
+import type { Doctor } from './doctor'
 import type { HandOff, HandoffOutcome } from './hand-off'
 import { KEY_HELP, PROJECT_HELP, SETUP_HELP } from './settings'
 import type { StartState } from './start-session'
@@ -22,8 +24,8 @@ import type { StartState } from './start-session'
 export const STUDIO_URL = 'https://harkstudio.io/studio'
 export const VENTURE_URL = 'https://harkstudio.io/ventures/'
 
-const USAGE = 'Usage: /hark [brief|handoff|needs|open]'
-const SUBCOMMANDS = ['', 'brief', 'handoff', 'needs', 'open', 'help']
+const USAGE = 'Usage: /hark [brief|handoff|needs|open|doctor]'
+const SUBCOMMANDS = ['', 'brief', 'handoff', 'needs', 'open', 'help', 'doctor']
 
 function subcommand(args: string): string {
   return (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
@@ -54,6 +56,7 @@ export class HarkCommand {
     private readonly store: ConversationStore,
     private readonly clock: Clock,
     private readonly delivery: DeliverLater,
+    private readonly doctor: Doctor,
   ) {}
 
   /** The usage text when `/hark <args>` names no command, before anything starts; else undefined. */
@@ -67,6 +70,7 @@ export class HarkCommand {
     const sub = subcommand(args)
     const unknown = this.unknown(args)
     if (unknown !== undefined) return unknown
+    if (sub === 'doctor') return this.doctor.report()
     if (sub === 'help') return `${USAGE}\n${this.start.activeProject !== undefined ? '' : SETUP_HELP}`.trim()
     const project = this.start.activeProject
     if (project === undefined) return this.setupText()

@@ -1,0 +1,191 @@
+/**
+ * /hark doctor (SPEC.md: /hark; issue 14): one screen diagnosing the set-up from what the plugin already
+ * knows, with no request of its own: the project file (or every place looked), whether a key is set (never
+ * any part of it), Hark's last answer per tool with the fix for each failure, the store (its file's name,
+ * entries, size, a refused write), handoffs waiting for delivery, and the versions.
+ *
+ * State: none of its own; it reads StartState, HarkAnswers (written by the MCP gateway), ConversationState
+ * and StoreHealth, and the store through ConversationStore (reads only).
+ */
+import { BRIEF_PREFIX, CLAIM_PREFIX, RECORD_PREFIX } from '../domain/conversation/keys'
+import { pathRules } from '../domain/paths'
+import { projectFileCandidates } from '../domain/project'
+import { UNDELIVERED_CLAIM_PREFIX, UNDELIVERED_PREFIX } from '../domain/undelivered'
+import type { Clock } from '../ports/clock.port'
+import type { SessionInfo } from '../ports/session.port'
+import type { ConversationState, ConversationStore, StoreHealth } from './conversation-store'
+import { within } from './deadline'
+import type { DeliverLater } from './deliver-later'
+import type { HarkAnswer, HarkAnswers } from './hark-answers'
+import type { Settings } from './settings'
+import type { StartState } from './start-session'
+
+/** The store's file, as the engine names it (SPEC.md, What it stores); the plugin is not told which is its own. */
+export const STORE_FILES = 'hark-memory_hark-aae3fede4df5.json (installed from this repository), hark-memory_synced-1aada258dc33.json (the Claude directory), hark-memory_inline-b2086a409123.json (--plugin-dir)'
+/** How long reading the store may take, all keys and values together (ms): the report shows what it has by then. */
+export const DOCTOR_STORE_WAIT_MS = 1_000
+/** Places listed at most when no project file was found (two per folder up to the root). */
+const MAX_PLACES = 40
+
+const CONFIGURE = '/plugin configure hark-memory@hark'
+
+/** What the store holds, as counted; `undefined` fields were not readable in time. */
+export interface StoreFacts {
+  readonly entries?: number
+  readonly bytes?: number
+  readonly records?: number
+  readonly briefs?: number
+  readonly claims?: number
+  readonly undelivered?: number
+  readonly refusedWrite: boolean
+  readonly slow: boolean
+}
+
+/** Everything the report shows, gathered (plain data, so the text is a pure function of it). */
+export interface DoctorFacts {
+  readonly project?: { readonly file: string; readonly venture: string }
+  /** The files looked for, nearest first, when no project file was found. */
+  readonly looked: readonly string[]
+  readonly idleReason?: string
+  readonly keySet: boolean
+  readonly answers: readonly HarkAnswer[]
+  readonly now: number
+  readonly store: StoreFacts
+  readonly waiting: number
+  readonly pluginVersion?: string
+  readonly engineVersion?: string
+}
+
+/** The fix for a failed answer, or '' for an answer that needs none. */
+export function fixFor(answer: HarkAnswer): string {
+  switch (answer.outcome) {
+    case 'ok':
+      return ''
+    case 'key-refused':
+      return `Hark refused the access key: set a new one with ${CONFIGURE}, then restart Claude Code.`
+    case 'unreachable':
+      return 'No connection to harkstudio.io: check the network, or the proxy (HTTPS_PROXY) and its certificate (NODE_EXTRA_CA_CERTS).'
+    case 'broken':
+      return 'The connection broke after the request went out: the network or a proxy dropped it; Hark may have got it.'
+    case 'timeout':
+      return 'No answer within the limit: Hark or the network is slow; a proxy may be holding the request.'
+    case 'refused':
+      return 'Hark answered with an error: try again later; if it stays, tell Hark\'s support the tool and the time.'
+  }
+}
+
+const OUTCOME_WORDS: Record<HarkAnswer['outcome'], string> = { ok: 'ok', 'key-refused': 'key refused', unreachable: 'unreachable', broken: 'connection broke', timeout: 'timed out', refused: 'error' }
+
+/** `06:12:03 UTC, 40 s ago` (the clock's epoch ms). */
+function when(at: number, now: number): string {
+  const clock = Number.isFinite(at) ? new Date(at).toISOString().slice(11, 19) : '?'
+  const ago = Math.max(0, Math.round((now - at) / 1000))
+  return `${clock} UTC, ${ago < 120 ? `${ago} s` : `${Math.round(ago / 60)} min`} ago`
+}
+
+/** The report's text. Pure: the same facts give the same screen. */
+export function renderDoctor(f: DoctorFacts): string {
+  const lines = ['Hark doctor (from what this session already knows; it sends nothing)', '']
+  if (f.project !== undefined) {
+    lines.push(`Project file: ${f.project.file} (project ${f.project.venture})`)
+  } else if (f.idleReason === 'unplaced-folder') {
+    lines.push('Project file: none looked for: the session runs in a network share or a device path, which the plugin does not read.')
+  } else {
+    lines.push('Project file: none found. Looked for, nearest first:')
+    for (const place of f.looked.slice(0, MAX_PLACES)) lines.push(`  ${place}`)
+    if (f.looked.length > MAX_PLACES) lines.push(`  and ${f.looked.length - MAX_PLACES} more up to the root`)
+    lines.push('  Fix: mkdir -p .hark && echo V-012 > .hark/project (your project\'s code), or run `hark init`.')
+  }
+  lines.push(f.keySet ? 'Access key: set' : `Access key: not set. Fix: ${CONFIGURE}`)
+  lines.push('')
+  if (f.answers.length === 0) {
+    lines.push('Hark\'s answers: none yet (no request since the plugin loaded).')
+  } else {
+    lines.push('Hark\'s last answer per tool:')
+    const width = Math.max(...f.answers.map((a) => a.tool.length))
+    for (const a of f.answers) {
+      const status = a.status !== undefined ? ` (HTTP ${a.status})` : ''
+      lines.push(`  ${a.tool.padEnd(width)}  ${OUTCOME_WORDS[a.outcome]}${status}, ${when(a.at, f.now)}`)
+      const fix = fixFor(a)
+      if (fix !== '') lines.push(`  ${' '.repeat(width)}  Fix: ${fix}`)
+    }
+  }
+  lines.push('')
+  const s = f.store
+  lines.push(`Store: one file under ~/.claude/plugins/store/, named after how the plugin was installed: ${STORE_FILES}`)
+  if (s.entries === undefined) {
+    lines.push('  Its entries could not be read in time.')
+  } else {
+    const size = s.bytes === undefined ? '' : `, about ${s.bytes < 10_240 ? `${s.bytes} bytes` : `${Math.round(s.bytes / 1024)} KB`} of data`
+    lines.push(`  ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'}${size}: ${s.records ?? 0} process record(s), ${s.briefs ?? 0} cached brief(s), ${s.claims ?? 0} handoff claim(s), ${s.undelivered ?? 0} undelivered handoff(s)`)
+  }
+  lines.push(s.refusedWrite
+    ? '  A write was refused this session: this process hands off its own work. Fix: check the disk (space, permissions) under ~/.claude/plugins/store/.'
+    : '  No write refused this session.')
+  if (s.slow) lines.push('  The store was slow to answer once; later calls wait less.')
+  if (f.waiting > 0) lines.push(`Handoffs waiting for delivery: ${f.waiting} (the next session start in this project sends ${f.waiting === 1 ? 'it' : 'them'}).`)
+  lines.push('')
+  lines.push(`Versions: hark-memory ${f.pluginVersion ?? '(unknown)'}, Claude Code ${f.engineVersion ?? '(unknown)'}`)
+  return lines.join('\n')
+}
+
+export class Doctor {
+  constructor(
+    private readonly start: StartState,
+    private readonly settings: Settings,
+    private readonly session: SessionInfo,
+    private readonly answers: HarkAnswers,
+    private readonly conversation: ConversationState,
+    private readonly health: StoreHealth,
+    private readonly store: ConversationStore,
+    private readonly delivery: DeliverLater,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The report for `/hark doctor`. Sends nothing; never throws (a fact that can't be read shows as unknown). */
+  async report(): Promise<string> {
+    const project = this.start.project
+    const [now, looked, storeFacts, waiting, pluginVersion, engineVersion] = await Promise.all([
+      this.clock.now(),
+      project === undefined ? this.places() : Promise.resolve([]),
+      this.storeFacts(),
+      this.start.activeProject === undefined ? Promise.resolve(0) : this.delivery.waiting(this.start.activeProject.venture).catch(() => 0),
+      this.session.pluginVersion().catch(() => undefined),
+      this.session.engineVersion().catch(() => undefined),
+    ])
+    return renderDoctor({
+      ...(project !== undefined && { project: { file: project.file, venture: project.venture } }),
+      looked,
+      ...(this.start.idleReason !== undefined && { idleReason: this.start.idleReason }),
+      keySet: this.settings.accessKey !== undefined,
+      answers: this.answers.last,
+      now,
+      store: storeFacts,
+      waiting,
+      ...(pluginVersion !== undefined && { pluginVersion }),
+      ...(engineVersion !== undefined && { engineVersion }),
+    })
+  }
+
+  /** The files the start looks for (SPEC.md, Setup 1), recomputed from the session's folder. */
+  private async places(): Promise<string[]> {
+    try {
+      const [cwd, platform] = await Promise.all([this.session.cwd(), this.session.platform().catch(() => undefined)])
+      return projectFileCandidates(cwd, pathRules(platform, cwd)).map((c) => c.path)
+    } catch {
+      return []
+    }
+  }
+
+  private async storeFacts(): Promise<StoreFacts> {
+    const flags = { refusedWrite: this.conversation.refused, slow: this.health.slow }
+    const read = await within(this.clock, DOCTOR_STORE_WAIT_MS, async () => {
+      const keys = (await this.store.allKeys({ waitMs: DOCTOR_STORE_WAIT_MS })) ?? []
+      const count = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).length
+      const values = await Promise.all(keys.map((k) => this.store.readValue(k, { waitMs: DOCTOR_STORE_WAIT_MS })))
+      const bytes = keys.reduce((sum, k, i) => sum + JSON.stringify(k).length + (JSON.stringify(values[i]) ?? '').length + 2, 2)
+      return { entries: keys.length, bytes, records: count(RECORD_PREFIX), briefs: count(BRIEF_PREFIX), claims: count(CLAIM_PREFIX), undelivered: count(UNDELIVERED_PREFIX) + count(UNDELIVERED_CLAIM_PREFIX) }
+    })
+    return read.done ? { ...read.value, ...flags } : flags
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The last answer Hark gave each tool in this plugin load, for /hark doctor (SPEC.md: /hark; issue 14).
+ *
+ * State: lives as long as the plugin load (bound in the root container); the MCP gateway alone writes
+ * it, through `record`, once per request; /hark doctor reads it. It holds no argument, no reply and no
+ * part of the key: a tool's name, how the request ended, an HTTP status, and when.
+ */
+import type { HarkFailureKind } from '../ports/hark.port'
+
+/** How one request ended: Hark answered it (`ok`), or one of the gateway's failures. */
+export type HarkAnswerOutcome = 'ok' | HarkFailureKind
+
+export interface HarkAnswer {
+  /** The MCP tool, e.g. `get_agent_brief`. */
+  readonly tool: string
+  readonly outcome: HarkAnswerOutcome
+  /** The HTTP status, when an answer came (none when unreachable or timed out). */
+  readonly status?: number
+  /** When the request ended (epoch ms). */
+  readonly at: number
+}
+
+/** Tools past this many are not kept (the gateway calls seven; a cap keeps a bug from growing it). */
+const MAX_TOOLS = 16
+
+export class HarkAnswers {
+  private readonly byTool = new Map<string, HarkAnswer>()
+
+  /** @internal The gateway's own write: `answer` replaces the tool's previous one. */
+  record(answer: HarkAnswer): void {
+    if (!this.byTool.has(answer.tool) && this.byTool.size >= MAX_TOOLS) return
+    this.byTool.set(answer.tool, answer)
+  }
+
+  /** The last answer per tool, in the order each tool was first called. */
+  get last(): readonly HarkAnswer[] {
+    return [...this.byTool.values()]
+  }
+}
