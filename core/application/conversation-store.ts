@@ -52,6 +52,8 @@ export type RecordChange = (record: ConversationRecord, context: ChangeContext) 
 
 export interface StoreCallOptions {
   readonly waitMs?: number
+  /** The time to use instead of asking the clock (epoch ms), where the caller has just read it. */
+  readonly at?: number
 }
 
 /**
@@ -117,6 +119,7 @@ export class ConversationState {
   private merged: ConversationView | undefined
   private refusedWrite = false
   private movedAway = false
+  private readAhead: Promise<ReadonlyMap<string, ConversationRecord> | undefined> | undefined
   private readonly claims = new Set<string>()
 
   /** Set once the conversation is loaded from the store (SPEC.md: session.start). */
@@ -167,6 +170,16 @@ export class ConversationState {
   /** @internal The prune won this claim. */
   notePruneClaim(key: string): void {
     this.claims.add(key)
+  }
+  /** @internal ConversationStore's read of the other records at the start of the exit chain. */
+  noteReadAhead(reading: Promise<ReadonlyMap<string, ConversationRecord> | undefined>): void {
+    this.readAhead = reading
+  }
+  /** @internal Taken once, by the handoff that follows. */
+  takeReadAhead(): Promise<ReadonlyMap<string, ConversationRecord> | undefined> | undefined {
+    const reading = this.readAhead
+    this.readAhead = undefined
+    return reading
   }
   /** @internal */
   noteRefused(): void {
@@ -275,11 +288,39 @@ export class ConversationStore {
   }
 
   /**
+   * classic.SessionEnd, where the exit chain begins: the other processes' records are read now (queued
+   * like `refresh`, reading only) for the handoff session.end runs next, which then sends end_session a
+   * read sooner (issue 11: end_session within 15 ms of session.end). Not waited for by the hook.
+   */
+  readAhead(options: StoreCallOptions = {}): void {
+    const open = this.conversation.open
+    if (open === undefined) return
+    const reading = this.health.queue(() => this.readRecords(open.key, open.recordKey, options)).catch(() => undefined)
+    this.conversation.noteReadAhead(reading)
+  }
+
+  /**
+   * The handoff's `refresh`: over the records read ahead at the start of the exit chain when there are
+   * some (taken once), merged with this process's record as it is now; else a fresh read. Records
+   * another process saved since are not in the view: their work is not marked, and goes in a later
+   * handoff (nothing recorded is lost).
+   */
+  async refreshForHandoff(options: StoreCallOptions = {}): Promise<void> {
+    const ahead = await this.conversation.takeReadAhead()
+    const open = this.conversation.open
+    const record = this.conversation.record
+    if (ahead === undefined || open === undefined || record === undefined) return this.refresh(options)
+    this.refreshed = ahead
+    this.conversation.see(mergeConversation(open.recordKey, record, ahead))
+  }
+
+  /**
    * `save`, over the other records the last `refresh` of this call read instead of reading them again
    * (a plain `save` when it read none): for the handoff's mark, which must cover exactly the view it
    * sends, and is stored a store call sooner at exit (issue 11: end_session within 15 ms).
    */
   saveOverRefresh(change: RecordChange, options: StoreCallOptions = {}): Promise<boolean> {
+    // `options.at`: the caller's clock reading, for the record's times.
     const others = this.refreshed
     if (others === undefined) return this.save(change, options)
     return this.health.queue(() => this.apply(change, others, options))
@@ -321,7 +362,7 @@ export class ConversationStore {
     const current = this.conversation.record
     if (open === undefined || current === undefined) return false
     const { recordKey } = open
-    const now = await this.clock.now()
+    const now = options.at ?? (await this.clock.now())
     const before = mergeConversation(recordKey, current, others)
     const changed = change(current, { others, view: before, now, recordKey })
     this.conversation.update(changed)
@@ -371,7 +412,7 @@ export class ConversationStore {
   async claim(segment: number, options: StoreCallOptions = {}, byPrune = false): Promise<{ won: boolean; refused: boolean }> {
     const open = this.conversation.open
     if (open === undefined) return { won: false, refused: true }
-    const now = await this.clock.now()
+    const now = options.at ?? (await this.clock.now())
     const key = claimKey(open.key, segment, now, this.entropy.randomHex(8))
     if (!(await this.write(key, true, options))) return { won: false, refused: true }
     if (byPrune) this.conversation.notePruneClaim(key)

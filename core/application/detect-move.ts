@@ -23,6 +23,8 @@ export class DetectMove {
   async run(transcriptPath: string | undefined): Promise<void> {
     // Idle or a placeholder: nothing to hand off, nothing to read.
     if (this.start.phase === 'idle' || this.start.phase === 'placeholder') return
+    // session.end's handoff comes next: the other processes' records are read for it meanwhile.
+    if (this.start.activeProject !== undefined) this.store.readAhead({ waitMs: STORE_WAIT_EXIT_MS })
     // The transcript needs no start: read it first, so a start still going (a slow store) loses nothing.
     const tail = await this.tail(transcriptPath)
     if (tail !== undefined) {

@@ -83,9 +83,12 @@ export class HandOff {
     await this.briefs.firstBriefWithin(() => this.reserveLeft(deadline))
     // The start's pruning and deliveries may hold a claim on this conversation's segment: they go first.
     await within(this.clock, () => this.reserveLeft(deadline), () => this.start.housekeeping())
-    // The latest merge of every process's record (a refused read leaves this process's own); nothing is
-    // written until there is something to mark.
-    await this.bounded(deadline, () => this.store.refresh({ waitMs }))
+    // The latest merge of every process's record (a refused read leaves this process's own; at exit, the
+    // records read ahead when the exit chain began); nothing is written until there is something to
+    // mark. The clock is read meanwhile, for the claim and the mark.
+    const reading = this.clock.now()
+    await this.bounded(deadline, () => (exiting ? this.store.refreshForHandoff({ waitMs }) : this.store.refresh({ waitMs })))
+    const at = await reading
     const view = this.conversation.view
     if (view === undefined || this.conversation.record === undefined) return { kind: 'idle' }
     let work = view.work
@@ -94,7 +97,7 @@ export class HandOff {
     const open = view.sessionOpen || this.briefs.askedAt > view.closedAt
     const tool = hasWork(work) ? 'end_session' : open ? 'close_session' : undefined
     if (tool === undefined) return { kind: 'nothing' }
-    const claim = this.conversation.refused ? { won: false, refused: true } : await this.store.claim(view.segment, { waitMs })
+    const claim = this.conversation.refused ? { won: false, refused: true } : await this.store.claim(view.segment, { waitMs, at })
     if (!claim.won && !claim.refused) return { kind: 'taken' }
     if (claim.refused) {
       // SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its
@@ -115,7 +118,7 @@ export class HandOff {
     } else {
       // The winner marks the work closed before it sends anything.
       // Over the records the refresh read: the mark covers the view it sends, with no second read.
-      await this.bounded(deadline, () => this.store.saveOverRefresh((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs }))
+      await this.bounded(deadline, () => this.store.saveOverRefresh((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs, at }))
     }
     if (hasWork(work)) return this.sendHandoff(project.venture, work, notes, deadline)
     return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
