@@ -12,6 +12,8 @@
 //   --delay-ms N      the fake Hark answers every request N ms late
 //   --json            print the results as JSON (every run, and the summary) instead of the table
 //   --plugin-dir DIR  bench another checkout's plugin (the floor stays this repository's pass-through)
+//   --against DIR     also bench the plugin in DIR (a checkout of another commit), its sessions alternating
+//                     with the plugin's and the floor's, and print both plugins' overheads side by side
 //   --keep            keep each run's folder (debug.log, hark.jsonl, home/, …) under $TMPDIR/hark-bench-*
 //   --from FILE       print the table of an earlier --json output instead of running
 //
@@ -37,6 +39,7 @@ const { values: opt, positionals } = parseArgs({
     json: { type: 'boolean', default: false },
     'plugin-dir': { type: 'string', default: REPO_DIR },
     'floor-dir': { type: 'string', default: path.join(E2E_DIR, 'passthrough-plugin') },
+    against: { type: 'string' },
     keep: { type: 'boolean', default: false },
     from: { type: 'string' },
   },
@@ -54,6 +57,7 @@ const warmup = whole('--warmup', opt.warmup, 0)
 const delayMs = whole('--delay-ms', opt['delay-ms'], 0)
 const pluginDir = path.resolve(opt['plugin-dir'])
 const floorDir = path.resolve(opt['floor-dir'])
+const againstDir = opt.against === undefined ? undefined : path.resolve(opt.against)
 const base = opt.from ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'hark-bench-'))
 const progress = (text) => process.stderr.write(`${text}\n`)
 
@@ -129,87 +133,92 @@ const range = (xs) => {
 async function measure() {
   const load0 = os.loadavg()
   const started = Date.now()
-  const sides = [['plugin', pluginDir], ['floor', floorDir]]
-  const all = { plugin: [], floor: [] }
-  const total = (warmup + runs) * 2
+  const sides = [['plugin', pluginDir], ...(againstDir === undefined ? [] : [['against', againstDir]]), ['floor', floorDir]]
+  const all = Object.fromEntries(sides.map(([kind]) => [kind, []]))
+  const total = (warmup + runs) * sides.length
   let n = 0
   for (let i = 0; i < warmup + runs; i++) {
     for (const [kind, dir] of sides) {
       n++
       const r = await session(kind, dir, n)
       const what = i < warmup ? 'warm-up, not counted' : `own ${r.ownTotalMs} ms over ${r.hooks.length} hook calls`
-      progress(`  ${String(n).padStart(2)}/${total} ${kind.padEnd(6)} claude ${r.claudeS.toFixed(1)} s, ${what}${r.rc === 0 && r.loaded ? '' : `  (rc ${r.rc}, ${r.loaded ? 'loaded' : 'NOT LOADED'})`}`)
+      progress(`  ${String(n).padStart(2)}/${total} ${kind.padEnd(7)} claude ${r.claudeS.toFixed(1)} s, ${what}${r.rc === 0 && r.loaded ? '' : `  (rc ${r.rc}, ${r.loaded ? 'loaded' : 'NOT LOADED'})`}`)
       if (i >= warmup) all[kind].push(r)
     }
   }
   const load1 = os.loadavg()
 
-  // Per event, in the session's order: each side's median own and settle times, and the overhead.
-  const names = []
-  for (const r of [...all.plugin, ...all.floor]) for (const h of r.hooks) if (!names.includes(h.name)) names.push(h.name)
-  const times = (kind, name, field) => all[kind].map((r) => r.hooks.find((h) => h.name === name)?.[field])
-  const events = names.map((name) => {
-    const own = { plugin: median(times('plugin', name, 'ownMs')), floor: median(times('floor', name, 'ownMs')) }
-    const settle = { plugin: median(times('plugin', name, 'settleMs')), floor: median(times('floor', name, 'settleMs')) }
-    const waits = median(times('plugin', name, 'harkRequests')) ?? 0
-    const harkMs = median(times('plugin', name, 'harkMs'))
-    return {
-      name,
-      own,
-      ownRange: { plugin: range(times('plugin', name, 'ownMs')), floor: range(times('floor', name, 'ownMs')) },
-      settle,
-      overheadMs: own.plugin !== undefined && own.floor !== undefined ? round(own.plugin - own.floor) : undefined,
-      settleOverheadMs: settle.plugin !== undefined && settle.floor !== undefined ? round(settle.plugin - settle.floor) : undefined,
-      harkRequests: waits,
-      harkMs,
+  /** One plugin's figures against the floor's: per event, the totals, the store, end_session, and issue 11's targets. */
+  const summarize = (side) => {
+    // Per event, in the session's order: each side's median own and settle times, and the overhead.
+    const names = []
+    for (const r of [...all[side], ...all.floor]) for (const h of r.hooks) if (!names.includes(h.name)) names.push(h.name)
+    const times = (kind, name, field) => all[kind].map((r) => r.hooks.find((h) => h.name === name)?.[field])
+    const events = names.map((name) => {
+      const own = { plugin: median(times(side, name, 'ownMs')), floor: median(times('floor', name, 'ownMs')) }
+      const settle = { plugin: median(times(side, name, 'settleMs')), floor: median(times('floor', name, 'settleMs')) }
+      const waits = median(times(side, name, 'harkRequests')) ?? 0
+      const harkMs = median(times(side, name, 'harkMs'))
+      return {
+        name,
+        own,
+        ownRange: { plugin: range(times(side, name, 'ownMs')), floor: range(times('floor', name, 'ownMs')) },
+        settle,
+        overheadMs: own.plugin !== undefined && own.floor !== undefined ? round(own.plugin - own.floor) : undefined,
+        settleOverheadMs: settle.plugin !== undefined && settle.floor !== undefined ? round(settle.plugin - settle.floor) : undefined,
+        harkRequests: waits,
+        harkMs,
+      }
+    })
+    const sum = (xs) => round(xs.reduce((s, x) => s + (x ?? 0), 0))
+    const counts = (list) => Object.entries(list.reduce((m, t) => ({ ...m, [t]: (m[t] ?? 0) + 1 }), {})).map(([t, c]) => `${t} ${c}`).join(', ')
+    const harkSets = [...new Set(all[side].map((r) => counts(r.hark)))]
+    const sample = all[side].find((r) => r.store.list.every((w) => w.changed !== undefined)) ?? all[side].at(-1)
+    // A write that changes nothing: the value differs from the one before it in savedAt (the write's own time) alone.
+    const idle = (w) => w.changed !== undefined && w.changed.every((f) => f === 'savedAt')
+    const summary = {
+      events,
+      ownTotalMs: { plugin: sum(events.map((e) => e.own.plugin)), floor: sum(events.map((e) => e.own.floor)) },
+      ownTotalPerRunMs: { plugin: median(all[side].map((r) => r.ownTotalMs)), floor: median(all.floor.map((r) => r.ownTotalMs)) },
+      overheadTotalMs: sum(events.map((e) => e.overheadMs)),
+      loadMs: { plugin: median(all[side].map((r) => r.loadMs)), floor: median(all.floor.map((r) => r.loadMs)) },
+      loadRange: { plugin: range(all[side].map((r) => r.loadMs)), floor: range(all.floor.map((r) => r.loadMs)) },
+      hark: { plugin: harkSets, floor: [...new Set(all.floor.map((r) => counts(r.hark)))] },
+      store: {
+        writes: median(all[side].map((r) => r.store.writes)),
+        sets: median(all[side].map((r) => r.store.sets)),
+        bytesWritten: median(all[side].map((r) => r.store.bytesWritten)),
+        finalBytes: median(all[side].map((r) => r.store.finalBytes)),
+        fullyWatched: all[side].filter((r) => r.store.list.every((w) => w.changed !== undefined)).length,
+        unchanged: median(all[side].filter((r) => r.store.list.every((w) => w.changed !== undefined)).map((r) => r.store.list.filter(idle).length)),
+        floorWrites: median(all.floor.map((r) => r.store.writes)),
+        list: sample?.store.list ?? [],
+        listFrom: sample ? path.basename(sample.dir) : undefined,
+      },
+      endSession: {
+        afterSessionEndMs: median(all[side].map((r) => r.endSession?.afterSessionEndMs)),
+        afterSessionEndRange: range(all[side].map((r) => r.endSession?.afterSessionEndMs)),
+        afterExitStartMs: median(all[side].map((r) => r.endSession?.afterExitStartMs)),
+        reached: all[side].filter((r) => r.endSession !== undefined).length,
+      },
     }
-  })
-  const sum = (xs) => round(xs.reduce((s, x) => s + (x ?? 0), 0))
-  const counts = (list) => Object.entries(list.reduce((m, t) => ({ ...m, [t]: (m[t] ?? 0) + 1 }), {})).map(([t, c]) => `${t} ${c}`).join(', ')
-  const harkSets = [...new Set(all.plugin.map((r) => counts(r.hark)))]
-  const sample = all.plugin.find((r) => r.store.list.every((w) => w.changed !== undefined)) ?? all.plugin.at(-1)
-  // A write that changes nothing: the value differs from the one before it in savedAt (the write's own time) alone.
-  const idle = (w) => w.changed !== undefined && w.changed.every((f) => f === 'savedAt')
-  const summary = {
-    events,
-    ownTotalMs: { plugin: sum(events.map((e) => e.own.plugin)), floor: sum(events.map((e) => e.own.floor)) },
-    ownTotalPerRunMs: { plugin: median(all.plugin.map((r) => r.ownTotalMs)), floor: median(all.floor.map((r) => r.ownTotalMs)) },
-    overheadTotalMs: sum(events.map((e) => e.overheadMs)),
-    loadMs: { plugin: median(all.plugin.map((r) => r.loadMs)), floor: median(all.floor.map((r) => r.loadMs)) },
-    loadRange: { plugin: range(all.plugin.map((r) => r.loadMs)), floor: range(all.floor.map((r) => r.loadMs)) },
-    hark: { plugin: harkSets, floor: [...new Set(all.floor.map((r) => counts(r.hark)))] },
-    store: {
-      writes: median(all.plugin.map((r) => r.store.writes)),
-      sets: median(all.plugin.map((r) => r.store.sets)),
-      bytesWritten: median(all.plugin.map((r) => r.store.bytesWritten)),
-      finalBytes: median(all.plugin.map((r) => r.store.finalBytes)),
-      fullyWatched: all.plugin.filter((r) => r.store.list.every((w) => w.changed !== undefined)).length,
-      unchanged: median(all.plugin.filter((r) => r.store.list.every((w) => w.changed !== undefined)).map((r) => r.store.list.filter(idle).length)),
-      floorWrites: median(all.floor.map((r) => r.store.writes)),
-      list: sample?.store.list ?? [],
-      listFrom: sample ? path.basename(sample.dir) : undefined,
-    },
-    endSession: {
-      afterSessionEndMs: median(all.plugin.map((r) => r.endSession?.afterSessionEndMs)),
-      afterSessionEndRange: range(all.plugin.map((r) => r.endSession?.afterSessionEndMs)),
-      afterExitStartMs: median(all.plugin.map((r) => r.endSession?.afterExitStartMs)),
-      reached: all.plugin.filter((r) => r.endSession !== undefined).length,
-    },
+    const start = events.find((e) => e.name === 'session.start')
+    const over25 = events.filter((e) => (e.overheadMs ?? 0) > 25)
+    const targets = [
+      { target: 'session.start settles within the floor + 20 ms', value: start?.settleOverheadMs, met: start?.settleOverheadMs !== undefined && start.settleOverheadMs <= 20, unit: 'ms above the floor (settle medians)' },
+      { target: 'overhead above the floor, summed over the events, ≤ 200 ms', value: summary.overheadTotalMs, met: summary.overheadTotalMs <= 200, unit: 'ms' },
+      {
+        target: 'no event over 25 ms of overhead but the one that waits for Hark',
+        value: over25.map((e) => `${e.name} ${e.overheadMs}${e.harkRequests > 0 ? ' (waits for Hark)' : ''}`).join('; ') || 'none',
+        met: over25.filter((e) => e.harkRequests === 0).length === 0 && over25.length <= 1,
+      },
+      { target: 'module load ≤ the floor + 20 ms', value: round((summary.loadMs.plugin ?? NaN) - (summary.loadMs.floor ?? NaN)), met: summary.loadMs.plugin - summary.loadMs.floor <= 20, unit: 'ms above the floor' },
+      { target: 'no store write that changes nothing', value: summary.store.unchanged, met: summary.store.unchanged === 0, unit: 'writes that change only savedAt (median)' },
+      { target: 'end_session within 15 ms of session.end starting', value: summary.endSession.afterSessionEndMs, met: summary.endSession.afterSessionEndMs !== undefined && summary.endSession.afterSessionEndMs <= 15, unit: 'ms (median)' },
+    ]
+    return { summary, targets }
   }
-  const start = events.find((e) => e.name === 'session.start')
-  const over25 = events.filter((e) => (e.overheadMs ?? 0) > 25)
-  const targets = [
-    { target: 'session.start settles within the floor + 20 ms', value: start?.settleOverheadMs, met: start?.settleOverheadMs !== undefined && start.settleOverheadMs <= 20, unit: 'ms above the floor (settle medians)' },
-    { target: 'overhead above the floor, summed over the events, ≤ 200 ms', value: summary.overheadTotalMs, met: summary.overheadTotalMs <= 200, unit: 'ms' },
-    {
-      target: 'no event over 25 ms of overhead but the one that waits for Hark',
-      value: over25.map((e) => `${e.name} ${e.overheadMs}${e.harkRequests > 0 ? ' (waits for Hark)' : ''}`).join('; ') || 'none',
-      met: over25.filter((e) => e.harkRequests === 0).length === 0 && over25.length <= 1,
-    },
-    { target: 'module load ≤ the floor + 20 ms', value: round((summary.loadMs.plugin ?? NaN) - (summary.loadMs.floor ?? NaN)), met: summary.loadMs.plugin - summary.loadMs.floor <= 20, unit: 'ms above the floor' },
-    { target: 'no store write that changes nothing', value: summary.store.unchanged, met: summary.store.unchanged === 0, unit: 'writes that change only savedAt (median)' },
-    { target: 'end_session within 15 ms of session.end starting', value: summary.endSession.afterSessionEndMs, met: summary.endSession.afterSessionEndMs !== undefined && summary.endSession.afterSessionEndMs <= 15, unit: 'ms (median)' },
-  ]
+  const { summary, targets } = summarize('plugin')
 
   const git = (dir, ...args) => {
     try {
@@ -230,7 +239,8 @@ async function measure() {
     engine: engineVersion(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: `${process.platform}/${process.arch}`, loadavg: { before: load0.map((x) => round(x, 2)), after: load1.map((x) => round(x, 2)) } },
   }
-  return { ...meta, summary, targets, runs: all }
+  const against = againstDir === undefined ? undefined : { dir: againstDir, version: pluginVersion(againstDir), commit: git(againstDir, 'rev-parse', '--short', 'HEAD'), ...summarize('against') }
+  return { ...meta, summary, targets, against, runs: all }
 }
 
 /** The report as tables for a person. */
@@ -271,6 +281,32 @@ function printTable(report) {
   }
   console.log('\nIssue 11 targets (read from these figures, not asserted)')
   for (const t of targets) console.log(`  ${t.met ? 'met    ' : 'not met'}  ${t.target}: ${typeof t.value === 'number' ? t.value.toFixed(1) : t.value ?? '–'}${t.unit ? ` ${t.unit}` : ''}`)
+  if (report.against !== undefined) printAgainst(report, width)
+}
+
+/** With --against: the two plugins' overheads above the same floor, side by side (sessions alternated). */
+function printAgainst(report, width) {
+  const a = report.against
+  const f = (x) => (x === undefined || x === null || Number.isNaN(x) ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`)
+  const pad = (s, w) => String(s).padEnd(w)
+  const lpad = (s, w) => String(s).padStart(w)
+  const label = (dir, commit) => `${path.basename(dir)}${commit ? ` (${commit})` : ''}`
+  const left = label(report.plugin.dir, report.plugin.commit)
+  const right = label(a.dir, a.commit)
+  const col = Math.max(14, left.length, right.length) + 2
+  console.log(`\nSide by side, overhead above the floor (ms, medians; the three alternated session by session): ${left} | ${right}`)
+  console.log(`  ${pad('event', width)}${lpad(left, col)}${lpad(right, col)}`)
+  for (const e of report.summary.events) {
+    const other = a.summary.events.find((x) => x.name === e.name)
+    console.log(`  ${pad(e.name, width)}${lpad(f(e.overheadMs), col)}${lpad(f(other?.overheadMs), col)}`)
+  }
+  console.log(`  ${pad('sum of the medians', width)}${lpad(f(report.summary.overheadTotalMs), col)}${lpad(f(a.summary.overheadTotalMs), col)}`)
+  const load = (s) => s.loadMs.plugin - s.loadMs.floor
+  console.log(`  ${pad('module load above the floor', width)}${lpad(f(load(report.summary)), col)}${lpad(f(load(a.summary)), col)}`)
+  const end = (s) => s.endSession.afterSessionEndMs
+  console.log(`  ${pad('end_session after session.end began', width)}${lpad(f(end(report.summary)).replace('+', ''), col)}${lpad(f(end(a.summary)).replace('+', ''), col)}`)
+  console.log(`  ${pad('store writes', width)}${lpad(report.summary.store.writes, col)}${lpad(a.summary.store.writes, col)}`)
+  console.log(`  ${pad('targets met', width)}${lpad(`${report.targets.filter((t) => t.met).length} of ${report.targets.length}`, col)}${lpad(`${a.targets.filter((t) => t.met).length} of ${a.targets.length}`, col)}`)
 }
 
 const report = opt.from ? JSON.parse(fs.readFileSync(opt.from, 'utf8')) : await measure()
@@ -280,7 +316,7 @@ if (base !== undefined) {
   if (opt.keep) progress(`\nRun folders kept in ${base}`)
   else fs.rmSync(base, { recursive: true, force: true })
 }
-const bad = [...report.runs.plugin, ...report.runs.floor].filter((r) => r.rc !== 0 || !r.loaded)
+const bad = Object.values(report.runs).flat().filter((r) => r.rc !== 0 || !r.loaded)
 if (bad.length > 0) {
   progress(`${bad.length} session(s) failed or did not load the plugin: ${bad.map((r) => path.basename(r.dir)).join(', ')}`)
   process.exitCode = 1
