@@ -164,7 +164,7 @@ export class StartSession {
   async onSessionStart(cwd: string): Promise<void> {
     const starting = this.ensureStarted(cwd)
     try {
-      await this.host.registerCommand(COMMAND_NAME, 'Hark project memory: brief, handoff, needs, open', '[brief|handoff|needs|open]')
+      await this.host.registerCommand(COMMAND_NAME, 'Hark project memory: brief, handoff, preview, needs, open', '[brief|handoff|preview|needs|open]')
     } catch (error) {
       this.host.log(`Hark: could not register /hark (${describeError(error)}).`)
     }

@@ -289,10 +289,16 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   prefixed('Vercel token', 'secretlint vercel', ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], AN, 20, 60),
   keyword('Yandex token or key', 'gitleaks yandex-access-token, yandex-api-key, yandex-aws-access-token', 'yandex', v(WDOT, 90, 200, /^t1\.[\w-]+=*\.[\w-]{86}=*$/), v(WD, 39, 42, /^AQVN/), v(WD, 40, 40, /^YC/)),
   keyword('Zendesk secret key', 'gitleaks zendesk-secret-key', 'zendesk', v(AN, 40)),
-  // Kept from the earlier list: widely pasted formats with no rule in either set.
+  // Kept from the earlier hand-written list: widely pasted formats with no rule in either set, each with its provider's documented prefix.
   prefixed('Stripe webhook signing secret', 'hark-memory (Stripe docs: whsec_)', 'whsec_', B64, 24, 200, { open: true }),
   prefixed('Google OAuth client secret', 'hark-memory (Google: GOCSPX-)', 'GOCSPX-', WD, 24, 40, { open: true }),
   prefixed('Google OAuth access token', 'hark-memory (Google: ya29.)', 'ya29.', WD, 20, 2048, { open: true }),
+  prefixed('Square OAuth secret', 'hark-memory (Square: sq0csp-)', 'sq0csp-', WD, 40, 60, { entropy: 3 }),
+  prefixed('Supabase access token', 'hark-memory (Supabase: sbp_)', 'sbp_', HEX, 40, 40, { entropy: 3 }),
+  prefixed('Notion integration token (legacy)', 'hark-memory (Notion: secret_)', 'secret_', AN, 43, 43, { entropy: 4 }),
+  prefixed('Mailgun API key (legacy)', 'hark-memory (Mailgun: key-)', 'key-', HEX, 32, 32, { entropy: 3 }),
+  prefixed('xAI API key', 'hark-memory (xAI: xai-)', 'xai-', AN, 60, 100, { entropy: 4 }),
+  prefixed('Replicate API token', 'hark-memory (Replicate: r8_)', 'r8_', AN, 37, 40, { entropy: 4 }),
 ]
 
 // ---------------------------------------------------------------------------------------------
