@@ -176,7 +176,7 @@ const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCa
  * long, in any case of its ASCII letters, becomes `[redacted]` (overlapping and touching pieces as
  * one). So a key split across lines, cut off by a length cap, or written in capitals leaves no
  * piece long enough to matter; a key shorter than KEY_PIECE is matched whole, in any case.
- * Linear: one set look-up per position of the text (two where the position starts a pair of the key's characters).
+ * Linear: up to three pair look-ups per position of the text, and a piece look-up where all three are the key's.
  */
 export function redactAccessKey(text: string, accessKey: string | undefined): string {
   if (typeof text !== 'string' || typeof accessKey !== 'string') return text
@@ -185,16 +185,27 @@ export function redactAccessKey(text: string, accessKey: string | undefined): st
   const n = Math.min(KEY_PIECE, key.length)
   const pieces = new Set<string>()
   for (let i = 0; i + n <= key.length; i++) pieces.add(key.slice(i, i + n))
-  // A piece starts with one of the key's character pairs: a cheap look before the set look-up.
-  const pairs = new Set<number>()
-  for (let i = 0; i + 1 < key.length; i++) pairs.add(key.charCodeAt(i) * 65536 + key.charCodeAt(i + 1))
+  // A piece starts, ends and has its middle at pairs of the key's characters: cheap looks before the set look-up.
+  const pairs = new Set<number>() // pairs with a character past ASCII
+  const asciiPairs = new Uint8Array(128 * 128)
+  for (let i = 0; i + 1 < key.length; i++) {
+    const a = key.charCodeAt(i)
+    const b = key.charCodeAt(i + 1)
+    if (a < 128 && b < 128) asciiPairs[a * 128 + b] = 1
+    else pairs.add(a * 65536 + b)
+  }
   const lower = asciiLower(text)
+  const pairAt = (i: number): boolean => {
+    const a = lower.charCodeAt(i)
+    const b = lower.charCodeAt(i + 1)
+    return a < 128 && b < 128 ? asciiPairs[a * 128 + b] === 1 : pairs.has(a * 65536 + b)
+  }
   let out = ''
   let at = 0 // the text before `at` is in `out`
   let start = -1 // the run of pieces being found: [start, end)
   let end = -1
   for (let i = 0; i + n <= lower.length; i++) {
-    if (!pairs.has(lower.charCodeAt(i) * 65536 + lower.charCodeAt(i + 1)) || !pieces.has(lower.slice(i, i + n))) continue
+    if (!pairAt(i) || !pairAt(i + n - 2) || !pairAt(i + (n >> 1)) || !pieces.has(lower.slice(i, i + n))) continue
     if (start >= 0 && i <= end) {
       end = i + n
       continue
