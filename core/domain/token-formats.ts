@@ -440,7 +440,7 @@ export function shannonEntropy(s: string, start = 0, end = s.length): number {
   const stop = Math.min(end, start + ENTROPY_LIMIT, s.length)
   const n = stop - start
   if (n <= 0) return 0
-  for (let i = start; i < stop; i++) counts[Math.min(s.charCodeAt(i), 127)] = 0
+  // counts is all zeros between calls: the second loop zeroes what the first counted.
   for (let i = start; i < stop; i++) {
     const c = Math.min(s.charCodeAt(i), 127)
     counts[c] = (counts[c] as number) + 1
@@ -455,6 +455,55 @@ export function shannonEntropy(s: string, start = 0, end = s.length): number {
     bits -= p * Math.log2(p)
   }
   return bits
+}
+
+/** x·log2(x) for the counts a window can hold. */
+const X_LOG_X = Array.from({ length: ENTROPY_LIMIT + 1 }, (_, x) => (x === 0 ? 0 : x * Math.log2(x)))
+
+/**
+ * shannonEntropy over windows that move forward through one text, kept up to date as they move (a
+ * window of `twitter-twitter-…` or `glft-glft-…` is not recounted from scratch at each keyword). A
+ * window that does not move forward from the last one is counted afresh. Per alphabet, since a
+ * window ends where its alphabet's run ends.
+ */
+export type EntropyOf = (a: CompiledAlphabet, start: number, end: number) => number
+
+export function entropyMeter(text: string, alphabetCount: number): EntropyOf {
+  const windows: ({ s: number; e: number; sum: number; counts: Uint8Array } | undefined)[] = new Array(alphabetCount)
+  const code = (i: number): number => Math.min(text.charCodeAt(i), 127)
+  return (a, start, end) => {
+    const stop = Math.min(end, start + ENTROPY_LIMIT, text.length)
+    if (stop <= start) return 0
+    let w = windows[a.id]
+    if (w === undefined) {
+      w = { s: start, e: start, sum: 0, counts: new Uint8Array(128) }
+      windows[a.id] = w
+    }
+    const { counts } = w
+    const add = (c: number): void => {
+      const k = counts[c] as number
+      w.sum += (X_LOG_X[k + 1] as number) - (X_LOG_X[k] as number)
+      counts[c] = k + 1
+    }
+    const remove = (c: number): void => {
+      const k = counts[c] as number
+      w.sum += (X_LOG_X[k - 1] as number) - (X_LOG_X[k] as number)
+      counts[c] = k - 1
+    }
+    if (start >= w.s && start <= w.e && stop >= w.e) {
+      for (let i = w.e; i < stop; i++) add(code(i))
+      for (let i = w.s; i < start; i++) remove(code(i))
+    } else {
+      for (let i = w.s; i < w.e; i++) counts[code(i)] = 0
+      w.sum = 0
+      for (let i = start; i < stop; i++) add(code(i))
+    }
+    w.s = start
+    w.e = stop
+    const n = stop - start
+    // H = log2(n) - (1/n)·Σ c·log2(c); never below 0 (rounding).
+    return Math.max(0, Math.log2(n) - w.sum / n)
+  }
 }
 
 /**
@@ -501,6 +550,7 @@ export function findTokens(text: string): TokenSpan[] {
   let lower = text.toLowerCase()
   if (lower.length !== text.length) lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
   const runOf = runMeter(text, alphabetCount)
+  const entropyOf = entropyMeter(text, alphabetCount)
   // Per keyword rule, where its last look ahead stopped: a value before that was already tried.
   const scanned = new Int32Array(keywordRuleCount)
   const spans: TokenSpan[] = []
@@ -512,7 +562,7 @@ export function findTokens(text: string): TokenSpan[] {
     if (at < covered) continue
     for (const entry of byStart.get(startKey(lower, at)) ?? []) {
       if (!lower.startsWith(entry.keyword, at)) continue
-      const span = entry.rule.kind === 'prefixed' ? matchPrefixed(text, at, entry.rule.r, runOf) : matchKeyword(text, at, entry.rule.r, runOf, scanned)
+      const span = entry.rule.kind === 'prefixed' ? matchPrefixed(text, at, entry.rule.r, runOf, entropyOf) : matchKeyword(text, at, entry.rule.r, runOf, scanned)
       if (span !== undefined && span.start >= covered) {
         spans.push(span)
         covered = span.end
@@ -523,7 +573,7 @@ export function findTokens(text: string): TokenSpan[] {
   return spans
 }
 
-function matchPrefixed(text: string, at: number, rule: PrefixedRule, runOf: RunOf): TokenSpan | undefined {
+function matchPrefixed(text: string, at: number, rule: PrefixedRule, runOf: RunOf, entropyOf: EntropyOf): TokenSpan | undefined {
   const f = rule.format
   if (f.anyCase !== true && !text.startsWith(rule.prefix, at)) return undefined
   let start = at
@@ -545,7 +595,7 @@ function matchPrefixed(text: string, at: number, rule: PrefixedRule, runOf: RunO
   if (length < f.min) return undefined
   if (f.open !== true && (length > f.max || (end < text.length && isAlnum(text.charCodeAt(end))))) return undefined
   if (f.shape !== undefined && !f.shape.test(text.slice(bodyStart, Math.min(end, bodyStart + CHECK_LIMIT)))) return undefined
-  if (f.entropy !== undefined && shannonEntropy(text, start, end) < f.entropy) return undefined
+  if (f.entropy !== undefined && entropyOf(rule.body, start, end) < f.entropy) return undefined
   if (f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT))) === true) return undefined
   return { start, end, provider: f.provider }
 }
