@@ -80,6 +80,7 @@ export class HandOff {
    * @param deadline epoch ms when the exit window ends (session.end), or undefined for /hark handoff
    */
   async run(deadline?: number): Promise<HandoffOutcome> {
+    this.exiting = deadline !== undefined
     const pending = await this.pending(deadline)
     if (pending.kind !== 'pending') return pending
     const { project, recordKey, view } = pending
@@ -135,9 +136,7 @@ export class HandOff {
     // A moved conversation is handed off by the background process, which reads the store: all of it but
     // what this process's store refused to take, which this process hands off itself (SPEC.md, Limits).
     if (this.conversation.moved && !this.conversation.refused) return { kind: 'moved' }
-    const exiting = deadline !== undefined
-    this.exiting = exiting
-    const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
+    const waitMs = deadline !== undefined ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
     // A session that ends while the start's brief is still coming waits for it, within the window, so
     // the Hark session it opens is closed by what follows (SPEC.md: session.end).
     await this.briefs.firstBriefWithin((await this.timeLeft(deadline)) - EXIT_RESERVE_MS)
