@@ -98,7 +98,7 @@ describe('/hark brief', () => {
     const world = createWorld(on)
     await startSession($)
     const out = await hark($, 'frobnicate')
-    expect(out.text).toContain('Usage: /hark [brief|handoff|needs|open|doctor]')
+    expect(out.text).toContain('Usage: /hark [brief|handoff|preview|needs|open|doctor]')
     expect(world.hark.calls).toHaveLength(1)
   })
 })

@@ -4,6 +4,8 @@
  * claim wins, and the winner marks the work closed before it sends anything. With work, it sends
  * `end_session`, falling back to `session_stopped` when that fails other than by timing out and
  * time is left; without work, `close_session` if a Hark session is open; otherwise nothing.
+ * `preview` (SPEC.md: /hark preview) takes the same steps and builds the same payload, and stops
+ * before the claim: nothing is stored or sent.
  */
 import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation/merge'
 import { buildHandoff, CLOSE_REASON, type HandoffPayload } from '../domain/handoff'
@@ -45,6 +47,28 @@ export type HandoffOutcome =
       readonly work: Work
     }
 
+/** What the handoff would send now (`HandOff.preview`): nothing, `close_session` with its reason, or `end_session`'s arguments. */
+export type HandoffPreview =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'moved' }
+  | { readonly kind: 'nothing' }
+  | { readonly kind: 'close_session'; readonly reason: string }
+  | { readonly kind: 'end_session'; readonly payload: HandoffPayload }
+
+/** The conversation's pending work, once the steps before a claim are done. */
+interface Pending {
+  readonly kind: 'pending'
+  readonly tool: 'end_session' | 'close_session'
+  readonly project: { readonly venture: Venture }
+  readonly recordKey: string
+  readonly view: NonNullable<ConversationState['view']>
+  readonly work: Work
+  readonly notes: string | undefined
+  readonly waitMs: number
+  /** The clock read during the refresh (epoch ms), for the claim and the mark. */
+  readonly at: number
+}
+
 export class HandOff {
   /** Whether this run is at exit (no status line to draw, no time for more store writes). */
   private exiting = false
@@ -66,6 +90,54 @@ export class HandOff {
    * @param deadline epoch ms when the exit window ends (session.end), or undefined for /hark handoff
    */
   async run(deadline?: number): Promise<HandoffOutcome> {
+    this.exiting = deadline !== undefined
+    const pending = await this.pending(deadline)
+    if (pending.kind !== 'pending') return pending
+    const { project, recordKey, view } = pending
+    let { work, notes } = pending
+    const claim = this.conversation.refused ? { won: false, refused: true } : await this.store.claim(view.segment, { waitMs: pending.waitMs, at: pending.at })
+    if (!claim.won && !claim.refused) return { kind: 'taken' }
+    if (claim.refused) {
+      // SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its
+      // latest record (and stored, when the store takes it, so no later process sends it again).
+      let own: ReturnType<typeof ownWork> = { work }
+      await this.bounded(deadline, () =>
+        this.store.save(
+          (r, { now }) => {
+            own = ownWork(r, recordKey)
+            return markOwnHandedOff(r, recordKey, now)
+          },
+          { waitMs: pending.waitMs },
+        ),
+      )
+      work = own.work
+      notes = own.notes
+      if (!hasWork(work) && !view.sessionOpen) return { kind: 'nothing' }
+    } else {
+      // The winner marks the work closed before it sends anything.
+      // Over the records the refresh read: the mark covers the view it sends, with no second read.
+      await this.bounded(deadline, () => this.store.saveOverRefresh((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs: pending.waitMs, at: pending.at }))
+    }
+    if (hasWork(work)) return this.sendHandoff(project.venture, work, notes, deadline)
+    return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
+  }
+
+  /**
+   * What `run` would send if the session ended now (SPEC.md: /hark preview): the same steps up to
+   * the request (the start and its brief awaited, the store's latest records read and merged), and
+   * the same payload builder; nothing is claimed, marked, stored or sent. The conversation's merged
+   * work is shown, as the process that wins the claim sends it.
+   */
+  async preview(): Promise<HandoffPreview> {
+    const pending = await this.pending(undefined)
+    if (pending.kind !== 'pending') return pending
+    if (pending.tool === 'close_session') return { kind: 'close_session', reason: CLOSE_REASON }
+    const { payload } = this.payloadFor(pending.project.venture, pending.work, pending.notes)
+    return { kind: 'end_session', payload }
+  }
+
+  /** The steps `run` and `preview` share: the conversation's pending work and the tool that would carry it. */
+  private async pending(deadline: number | undefined): Promise<Pending | { readonly kind: 'idle' | 'moved' | 'nothing' }> {
     // The start goes on after session.start settles: a session that ends at once waits for it, keeping
     // time in the window for what follows.
     await within(this.clock, () => this.reserveLeft(deadline), () => this.start.started())
@@ -76,7 +148,6 @@ export class HandOff {
     // what this process's store refused to take, which this process hands off itself (SPEC.md, Limits).
     if (this.conversation.moved && !this.conversation.refused) return { kind: 'moved' }
     const exiting = deadline !== undefined
-    this.exiting = exiting
     const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
     // A session that ends while the start's brief is still coming waits for it, within the window, so
     // the Hark session it opens is closed by what follows (SPEC.md: session.end).
@@ -91,43 +162,22 @@ export class HandOff {
     const at = await reading
     const view = this.conversation.view
     if (view === undefined || this.conversation.record === undefined) return { kind: 'idle' }
-    let work = view.work
-    let notes = view.notes
     // A brief request opened a Hark session even if its answer, or the record noting it, never came.
     const open = view.sessionOpen || this.briefs.askedAt > view.closedAt
-    const tool = hasWork(work) ? 'end_session' : open ? 'close_session' : undefined
+    const tool = hasWork(view.work) ? 'end_session' : open ? 'close_session' : undefined
     if (tool === undefined) return { kind: 'nothing' }
-    const claim = this.conversation.refused ? { won: false, refused: true } : await this.store.claim(view.segment, { waitMs, at })
-    if (!claim.won && !claim.refused) return { kind: 'taken' }
-    if (claim.refused) {
-      // SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its
-      // latest record (and stored, when the store takes it, so no later process sends it again).
-      let own: ReturnType<typeof ownWork> = { work }
-      await this.bounded(deadline, () =>
-        this.store.save(
-          (r, { now }) => {
-            own = ownWork(r, recordKey)
-            return markOwnHandedOff(r, recordKey, now)
-          },
-          { waitMs },
-        ),
-      )
-      work = own.work
-      notes = own.notes
-      if (!hasWork(work) && !view.sessionOpen) return { kind: 'nothing' }
-    } else {
-      // The winner marks the work closed before it sends anything.
-      // Over the records the refresh read: the mark covers the view it sends, with no second read.
-      await this.bounded(deadline, () => this.store.saveOverRefresh((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs, at }))
-    }
-    if (hasWork(work)) return this.sendHandoff(project.venture, work, notes, deadline)
-    return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
+    return { kind: 'pending', tool, project, recordKey, view, work: view.work, notes: view.notes, waitMs, at }
+  }
+
+  /** `end_session`'s arguments for this work: one spelling per file, then the payload builder (core/domain/handoff.ts). */
+  private payloadFor(venture: Venture, recorded: Work, notes: string | undefined): { readonly work: Work; readonly payload: HandoffPayload } {
+    const rules = this.paths.place?.rules
+    const work = rules === undefined ? recorded : oneSpellingPerFile(recorded, (path) => pathKey(path, rules))
+    return { work, payload: buildHandoff(venture, work, notes, this.settings.accessKey) }
   }
 
   private async sendHandoff(venture: Venture, recorded: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
-    const rules = this.paths.place?.rules
-    const work = rules === undefined ? recorded : oneSpellingPerFile(recorded, (path) => pathKey(path, rules))
-    const payload = buildHandoff(venture, work, notes, this.settings.accessKey)
+    const { work, payload } = this.payloadFor(venture, recorded, notes)
     const sent = await this.hark.endSession(payload, { timeoutMs: await this.timeLeft(deadline) })
     if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
     // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.

@@ -1,9 +1,10 @@
 /**
  * /hark (SPEC.md): `brief` (the default) fetches and prints the brief; `handoff` ends the Hark
  * session now and records the handoff; `needs` lists the proposals waiting for a person and updates
- * the count; `open` prints the project's link and starts no program; `doctor` diagnoses the set-up
- * (./doctor), sending nothing, in or out of a Hark project. Outside a Hark project, or
- * without a key, it says how to set up.
+ * the count; `open` prints the project's link and starts no program; `preview` prints what the
+ * handoff would send now, and sends and stores nothing; `doctor` diagnoses the set-up (./doctor),
+ * sending nothing, in or out of a Hark project. Outside a Hark project, or without a key, it says how
+ * to set up.
  *
  * State: `ProjectLink` lives as long as the plugin load (each project's id, once Hark named it, so
  * `/clear` does not ask again); HarkCommand alone changes it.
@@ -17,15 +18,15 @@ import type { BriefService } from './brief-service'
 import type { ConversationState, ConversationStore } from './conversation-store'
 import type { DeliverLater } from './deliver-later'
 import type { Doctor } from './doctor'
-import type { HandOff, HandoffOutcome } from './hand-off'
+import type { HandOff, HandoffOutcome, HandoffPreview } from './hand-off'
 import { KEY_HELP, PROJECT_HELP, SETUP_HELP } from './settings'
 import type { StartState } from './start-session'
 
 export const STUDIO_URL = 'https://harkstudio.io/studio'
 export const VENTURE_URL = 'https://harkstudio.io/ventures/'
 
-const USAGE = 'Usage: /hark [brief|handoff|needs|open|doctor]'
-const SUBCOMMANDS = ['', 'brief', 'handoff', 'needs', 'open', 'help', 'doctor']
+const USAGE = 'Usage: /hark [brief|handoff|preview|needs|open|doctor]'
+const SUBCOMMANDS = ['', 'brief', 'handoff', 'preview', 'needs', 'open', 'help', 'doctor']
 
 function subcommand(args: string): string {
   return (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
@@ -77,6 +78,8 @@ export class HarkCommand {
     switch (sub) {
       case 'handoff':
         return describeHandoff(await this.handOff.run())
+      case 'preview':
+        return describePreview(await this.handOff.preview())
       case 'needs':
         return this.needs(project.venture)
       case 'open':
@@ -165,6 +168,37 @@ function describeHandoff(outcome: HandoffOutcome): string {
       return outcome.tool === 'end_session'
         ? `Handed off to Hark (${what}). Work from here on starts a new handoff.`
         : `end_session failed, so Hark drafts the handoff from repo activity (${what}).`
+    }
+  }
+}
+
+/**
+ * /hark preview (SPEC.md): each field of what the handoff would send now, exactly as it would go
+ * (cleaned), or what would happen instead.
+ */
+export function describePreview(preview: HandoffPreview): string {
+  const nothingSent = 'Nothing has been sent or stored.'
+  switch (preview.kind) {
+    case 'idle':
+      return SETUP_HELP
+    case 'moved':
+      return `This conversation moved to a background process; that process hands it off. ${nothingSent}`
+    case 'nothing':
+      return `Nothing to hand off: no edits, commits or test runs since the last handoff, and no Hark session is open, so nothing would be sent. ${nothingSent}`
+    case 'close_session':
+      return `Nothing to hand off: no edits, commits or test runs since the last handoff. If the session ended now, close_session would be sent to close the open Hark session, with the reason "${preview.reason}". ${nothingSent}`
+    case 'end_session': {
+      const p = preview.payload
+      const field = (name: string, value: string): string => `${name}:\n${value === '' ? '(empty)' : value}`
+      const parts = [
+        `If the session ended now, end_session would send this to Hark for ${p.venture}, after cleaning. ${nothingSent}`,
+        field('what_i_did', p.what_i_did),
+        field('what_changed', p.what_changed),
+        field('whats_next', p.whats_next),
+        field('links', p.links.join('\n')),
+      ]
+      if (p.watch_out_for !== undefined) parts.push(field('watch_out_for', p.watch_out_for))
+      return parts.join('\n\n')
     }
   }
 }

@@ -185,7 +185,7 @@ export class StartSession {
   async onSessionStart(cwd: string): Promise<void> {
     const starting = this.ensureStarted(cwd)
     try {
-      await this.host.registerCommand(COMMAND_NAME, 'Hark project memory: brief, handoff, needs, open', '[brief|handoff|needs|open]')
+      await this.host.registerCommand(COMMAND_NAME, 'Hark project memory: brief, handoff, preview, needs, open, doctor', '[brief|handoff|preview|needs|open|doctor]')
     } catch (error) {
       this.host.log(`Hark: could not register /hark (${describeError(error)}).`)
     }

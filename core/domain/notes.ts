@@ -1,6 +1,6 @@
 /**
  * The cleaning of the agent notes and commit subjects (SPEC.md: The handoff). Fenced code blocks
- * become `[code omitted]`; private keys, URL passwords, secret settings, well-known token formats
+ * become `[code omitted]`; private keys, URL passwords, secret settings, provider token formats
  * and the user's own access key become `[redacted]`; the result is capped. Best effort by design:
  * a password written out in prose or an indented code excerpt is sent as written.
  * Pure and total: any input (even a non-string) gives a string, nothing throws.
@@ -9,8 +9,12 @@
  * and no rule can rescan a long run of text at each of its positions (no unbounded look-ahead, no
  * run of a body followed by something that can fail where the body's first characters may start
  * another match, no two adjacent quantifiers over the same characters). spec/core/notes.spec.ts
- * times every rule on 200 KB of its own hostile input.
+ * times every rule on 200 KB of its own hostile input. Provider token formats are matched by
+ * token-formats.ts (facts from gitleaks' and secretlint's rule sets), linear by construction.
  */
+import { redactTokens } from './token-formats'
+
+export { TOKEN_FORMATS } from './token-formats'
 
 export const REDACTED = '[redacted]'
 export const CODE_OMITTED = '[code omitted]'
@@ -56,73 +60,13 @@ export function cleanSubject(subject: string, accessKey?: string): string {
   }
 }
 
-/** A named rule of the redaction; `replace` turns every match into `[redacted]` (keeping context). */
-export interface SecretRule {
-  readonly name: string
-  readonly example: string
-  readonly pattern: RegExp
-  /** A match this returns true for stays as written (a check a look-ahead would make in quadratic time). */
-  readonly keep?: (match: string) => boolean
-}
-
-/** The word boundary before a token: not preceded by a letter or digit. */
-const B = '(?<![A-Za-z0-9])'
-/** The word boundary after a fixed-length token. */
-const E = '(?![A-Za-z0-9])'
-const rule = (name: string, example: string, source: string, keep?: (match: string) => boolean): SecretRule => ({
-  name,
-  example,
-  pattern: new RegExp(source, 'g'),
-  ...(keep === undefined ? {} : { keep }),
-})
-
 /**
- * Well-known token formats, each with its prefix and a minimum length, so near misses stay
- * (`desk-lamp`, `sk-learn`, `npm_config_…`, `ghp_config`).
+ * Webhook URLs whose path is the secret: the host stays, the path goes. Slack (gitleaks slack-webhook-url,
+ * secretlint slack), Microsoft Teams (gitleaks microsoft-teams-webhook), Discord.
  */
-export const TOKEN_RULES: readonly SecretRule[] = [
-  // The body must hold an upper-case letter or a digit: real keys do, hyphenated words don't (checked
-  // on the match: as a look-ahead it rescanned the rest of the run at each `sk-`, 38 s on `sk-sk-sk-…`).
-  rule('OpenAI / Anthropic API key', 'sk-ant-api03-…, sk-proj-…', `${B}sk-[A-Za-z0-9_-]{20,}`, (m) => !/[A-Z0-9]/.test(m.slice(3))),
-  rule('Stripe secret or restricted key', 'sk_live_…, sk_test_…, rk_live_…', `${B}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`),
-  rule('Stripe webhook secret', 'whsec_…', `${B}whsec_[A-Za-z0-9+/=]{20,}`),
-  rule('GitHub token', 'ghp_…, gho_…, ghu_…, ghs_…, ghr_…', `${B}gh[pousr]_[A-Za-z0-9]{20,}`),
-  rule('GitHub fine-grained token', 'github_pat_…', `${B}github_pat_[A-Za-z0-9_]{20,}`),
-  rule('GitLab token', 'glpat-…, gldt-…, glrt-…', `${B}gl(?:pat|dt|rt|ptt|cbt|ft|imt|soat|oas|agent)-[A-Za-z0-9_-]{20,}`),
-  rule('Slack token', 'xoxb-…, xoxp-…, xoxa-…, xapp-…', `${B}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`),
-  rule('npm token', 'npm_ + 36 letters and digits', `${B}npm_[A-Za-z0-9]{36}${E}`),
-  rule('AWS access key id', 'AKIA…, ASIA… (+16)', `${B}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}${E}`),
-  // Not after `-` or `_` either: in a run like `eyJ-eyJ-…` each `eyJ` would rescan the run for its `.`.
-  rule('JSON Web Token', 'eyJ….eyJ….…', `(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`),
-  rule('Google API key', 'AIza…', `${B}AIza[0-9A-Za-z_-]{35}`),
-  rule('Google OAuth secret or token', 'GOCSPX-…, ya29.…', `${B}(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\\.[0-9A-Za-z_-]{20,})`),
-  rule('SendGrid API key', 'SG.….…', `${B}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}`),
-  rule('Twilio API key', 'SK + 32 hex', `${B}SK[0-9a-fA-F]{32}${E}`),
-  rule('Mailgun API key', 'key- + 32 hex', `${B}key-[0-9a-f]{32}${E}`),
-  rule('Hugging Face token', 'hf_…', `${B}hf_[A-Za-z0-9]{30,}`),
-  rule('PyPI token', 'pypi-AgE…', `${B}pypi-AgE[A-Za-z0-9_-]{40,}`),
-  rule('Docker Hub token', 'dckr_pat_…', `${B}dckr_pat_[A-Za-z0-9_-]{20,}`),
-  rule('Shopify token', 'shpat_…, shpss_…', `${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`),
-  rule('DigitalOcean token', 'dop_v1_…', `${B}do[opr]_v1_[a-f0-9]{64}${E}`),
-  rule('Linear API key', 'lin_api_…', `${B}lin_api_[A-Za-z0-9]{30,}`),
-  rule('Notion token', 'ntn_…, secret_…', `${B}(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{40,})`),
-  rule('Sentry token', 'sntrys_…, sntryu_…', `${B}sntry[su]_[A-Za-z0-9+/=_]{40,}`),
-  rule('HashiCorp Vault token', 'hvs.…, hvb.…', `${B}hv[sb]\\.[A-Za-z0-9_-]{24,}`),
-  rule('Grafana token', 'glsa_…, glc_…', `${B}(?:glsa_[A-Za-z0-9_]{32,}|glc_[A-Za-z0-9+/=]{32,})`),
-  rule('Atlassian API token', 'ATATT…', `${B}ATATT[A-Za-z0-9_=-]{30,}`),
-  rule('Databricks token', 'dapi + 32 hex', `${B}dapi[a-f0-9]{32}${E}`),
-  rule('Postman API key', 'PMAK-…', `${B}PMAK-[a-f0-9]{24}-[a-f0-9]{34}${E}`),
-  rule('New Relic key', 'NRAK-…', `${B}NRAK-[A-Z0-9]{27}${E}`),
-  rule('Square token', 'sq0atp-…, sq0csp-…', `${B}sq0(?:atp|csp)-[A-Za-z0-9_-]{20,}`),
-  rule('Supabase token', 'sbp_…', `${B}sbp_[a-f0-9]{40}${E}`),
-  rule('Heroku token', 'HRKU-…', `${B}HRKU-[A-Za-z0-9_-]{20,}`),
-  rule('AI provider key', 'gsk_…, xai-…, r8_…, pplx-…', `${B}(?:gsk_|xai-|r8_|pplx-)[A-Za-z0-9]{20,}`),
-  rule('age secret key', 'AGE-SECRET-KEY-1…', `${B}AGE-SECRET-KEY-1[0-9A-Z]{50,}`),
-  rule('Telegram bot token', '123456789:AA…', `${B}\\d{8,10}:AA[A-Za-z0-9_-]{33}${E}`),
-]
-
-/** Webhook URLs whose path is the secret: the host stays, the path goes. */
 const WEBHOOKS = /\b(hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)[A-Za-z0-9/_-]+/gi
+/** A Teams webhook (its host's first label at most 63 characters, as in DNS), looked for only when the text names the host. */
+const TEAMS_WEBHOOK = /\b([a-z0-9-]{1,63}\.webhook\.office\.com\/webhookb2\/)[A-Za-z0-9/_@-]+/gi
 
 /** PEM private keys (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), from BEGIN to END (see redactPemBlocks). */
 const PEM_BEGIN = /-----BEGIN[ A-Z0-9]{0,64}PRIVATE KEY(?: BLOCK)?-----/gi
@@ -192,7 +136,8 @@ export function redactSecrets(text: string, accessKey?: string): string {
     out = out.replace(CURL_USER, (_m, head: string, user: string) => `${head}${user}:${REDACTED}`)
     out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`)
     out = out.replace(WEBHOOKS, (_m, head: string) => head + REDACTED)
-    for (const r of TOKEN_RULES) out = r.keep === undefined ? out.replace(r.pattern, REDACTED) : out.replace(r.pattern, (m) => (r.keep?.(m) === true ? m : REDACTED))
+    if (/webhook\.office\.com/i.test(out)) out = out.replace(TEAMS_WEBHOOK, (_m, head: string) => head + REDACTED)
+    out = redactTokens(out, REDACTED)
     out = redactSettings(out)
     return out
   } catch {
@@ -231,7 +176,7 @@ const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCa
  * long, in any case of its ASCII letters, becomes `[redacted]` (overlapping and touching pieces as
  * one). So a key split across lines, cut off by a length cap, or written in capitals leaves no
  * piece long enough to matter; a key shorter than KEY_PIECE is matched whole, in any case.
- * Linear: one set look-up per position of the text.
+ * Linear: up to three pair look-ups per position of the text, and a piece look-up where all three are the key's.
  */
 export function redactAccessKey(text: string, accessKey: string | undefined): string {
   if (typeof text !== 'string' || typeof accessKey !== 'string') return text
@@ -240,13 +185,27 @@ export function redactAccessKey(text: string, accessKey: string | undefined): st
   const n = Math.min(KEY_PIECE, key.length)
   const pieces = new Set<string>()
   for (let i = 0; i + n <= key.length; i++) pieces.add(key.slice(i, i + n))
+  // A piece starts, ends and has its middle at pairs of the key's characters: cheap looks before the set look-up.
+  const pairs = new Set<number>() // pairs with a character past ASCII
+  const asciiPairs = new Uint8Array(128 * 128)
+  for (let i = 0; i + 1 < key.length; i++) {
+    const a = key.charCodeAt(i)
+    const b = key.charCodeAt(i + 1)
+    if (a < 128 && b < 128) asciiPairs[a * 128 + b] = 1
+    else pairs.add(a * 65536 + b)
+  }
   const lower = asciiLower(text)
+  const pairAt = (i: number): boolean => {
+    const a = lower.charCodeAt(i)
+    const b = lower.charCodeAt(i + 1)
+    return a < 128 && b < 128 ? asciiPairs[a * 128 + b] === 1 : pairs.has(a * 65536 + b)
+  }
   let out = ''
   let at = 0 // the text before `at` is in `out`
   let start = -1 // the run of pieces being found: [start, end)
   let end = -1
   for (let i = 0; i + n <= lower.length; i++) {
-    if (!pieces.has(lower.slice(i, i + n))) continue
+    if (!pairAt(i) || !pairAt(i + n - 2) || !pairAt(i + (n >> 1)) || !pieces.has(lower.slice(i, i + n))) continue
     if (start >= 0 && i <= end) {
       end = i + n
       continue

@@ -7,6 +7,8 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { BriefService, BriefState } from '../../core/application/brief-service'
 import { ConversationState, ConversationStore, StoreHealth } from '../../core/application/conversation-store'
 import { HandOff } from '../../core/application/hand-off'
+import { describePreview } from '../../core/application/hark-command'
+import { CLOSE_REASON, type HandoffPayload } from '../../core/domain/handoff'
 import { PathState, ProjectPaths } from '../../core/application/project-paths'
 import { StartState } from '../../core/application/start-session'
 import { claimKey, recordKey } from '../../core/domain/conversation/keys'
@@ -136,5 +138,35 @@ describe('at exit, a store that holds the save queue', () => {
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
     const out = await w.handOff.run(START + WINDOW)
     expect(out).toMatchObject({ kind: 'sent', tool: 'end_session' })
+  })
+})
+
+describe('/hark preview (SPEC.md): the handoff\'s own steps, stopped before the claim', () => {
+  test('the preview is the payload the handoff then sends; it claims, stores and sends nothing', async () => {
+    const w = world(0, { waitsEnd: true })
+    const preview = await w.handOff.preview()
+    expect(w.data.size).toBe(0)
+    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 0 })
+    td.verify(w.hark.closeSession(td.matchers.anything(), td.matchers.anything()), { times: 0 })
+    td.verify(w.hark.sessionStopped(td.matchers.anything(), td.matchers.anything()), { times: 0 })
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
+    expect((await w.handOff.run()).kind).toBe('sent')
+    const sent = td.explain(w.hark.endSession).calls[0]?.args[0] as HandoffPayload
+    expect(preview).toEqual({ kind: 'end_session', payload: sent })
+    expect(sent.what_changed).toBe('edited src/a.ts')
+  })
+
+  test('the preview printed: each field as it would go, watch_out_for only when there is one', () => {
+    const payload: HandoffPayload = { venture: 'V-012', what_i_did: 'Edited 1 file, made no commits and ran no tests.', what_changed: 'edited src/a.ts', whats_next: '', links: ['src/a.ts'] }
+    const text = describePreview({ kind: 'end_session', payload })
+    expect(text).toContain('end_session would send this to Hark for V-012')
+    expect(text).toContain('what_i_did:\nEdited 1 file, made no commits and ran no tests.')
+    expect(text).toContain('what_changed:\nedited src/a.ts')
+    expect(text).toContain('whats_next:\n(empty)')
+    expect(text).toContain('links:\nsrc/a.ts')
+    expect(text).not.toContain('watch_out_for')
+    expect(describePreview({ kind: 'end_session', payload: { ...payload, watch_out_for: 'npm test failed.' } })).toContain('watch_out_for:\nnpm test failed.')
+    expect(describePreview({ kind: 'close_session', reason: CLOSE_REASON })).toContain(`close_session would be sent to close the open Hark session, with the reason "${CLOSE_REASON}"`)
+    expect(describePreview({ kind: 'nothing' })).toContain('so nothing would be sent')
   })
 })

@@ -1,0 +1,62 @@
+// The redaction's targets on its corpus (issue 13; docs/handoff.md, Token formats): counts, not
+// times (`npm run bench:redact` prints the same figures with the time the cleaning takes).
+import { describe, expect, test } from 'vitest'
+import { cleanNotes, cleanSubject, REDACTED } from '../../core/domain/notes'
+import { findTokens, TOKEN_FORMATS } from '../../core/domain/token-formats'
+import { ACCESS_KEY, inProse, inSettings, LOOK_ALIKES, ORDINARY_PROSE, SPEC_SAMPLES, TOKEN_SAMPLES } from '../fixtures/redaction-corpus'
+
+/** Whether the cleaned text still holds the token (whole, or its last ten characters). */
+const leaks = (out: string, token: string): boolean => out.includes(token) || out.includes(token.slice(-10))
+
+describe('the redaction corpus', () => {
+  test('it is large enough to mean something', () => {
+    expect(TOKEN_SAMPLES.length).toBeGreaterThanOrEqual(180)
+    expect(LOOK_ALIKES.length).toBeGreaterThanOrEqual(100)
+    expect(ORDINARY_PROSE.length).toBeGreaterThanOrEqual(50)
+  })
+
+  test('at least 95% of the provider token samples are caught in prose', () => {
+    const missed = TOKEN_SAMPLES.filter((s, i) => leaks(cleanNotes(inProse(s, i), ACCESS_KEY), s.token)).map((s) => s.provider)
+    expect(missed.length).toBeLessThanOrEqual(Math.floor(TOKEN_SAMPLES.length * 0.05))
+  })
+
+  test('at least 95% of the provider token samples are caught in settings lines', () => {
+    const missed = TOKEN_SAMPLES.filter((s, i) => leaks(cleanNotes(inSettings(s, i), ACCESS_KEY), s.token)).map((s) => s.provider)
+    expect(missed.length).toBeLessThanOrEqual(Math.floor(TOKEN_SAMPLES.length * 0.05))
+  })
+
+  test('a token with a prefix of its own is caught in a commit subject too', () => {
+    const missed = TOKEN_SAMPLES.filter((s) => s.named === undefined && !s.token.startsWith('https://')).filter((s) => leaks(cleanSubject(`Fix the client, key ${s.token}`), s.token))
+    expect(missed.map((s) => s.provider)).toEqual([])
+  })
+
+  test.each(SPEC_SAMPLES)('SPEC.md: %s is caught', (_what, text, secret) => {
+    const out = cleanNotes(text, ACCESS_KEY)
+    expect(out).not.toContain(secret)
+    expect(out).toContain(REDACTED)
+  })
+
+  test('no ordinary prose sentence changes', () => {
+    expect(ORDINARY_PROSE.filter((s) => cleanNotes(s, ACCESS_KEY) !== s)).toEqual([])
+  })
+
+  test('no token rule fires on an identifier, path, file name, package name, git SHA, UUID or base64 hash in prose', () => {
+    expect(LOOK_ALIKES.filter(([, s]) => findTokens(s).length > 0)).toEqual([])
+    expect(LOOK_ALIKES.filter(([, s]) => cleanNotes(s, ACCESS_KEY) !== s)).toEqual([])
+  })
+
+  test('every format of the table names its provider and the rule set it comes from', () => {
+    for (const f of TOKEN_FORMATS) {
+      expect(f.provider).not.toBe('')
+      expect(f.source).toMatch(/^(?:gitleaks|secretlint|hark-memory) /)
+    }
+  })
+
+  test('every prefixed format bounds its run or says it is open, so no rule rescans the text', () => {
+    for (const f of TOKEN_FORMATS) {
+      if (f.kind !== 'prefixed') continue
+      expect(f.min).toBeLessThanOrEqual(f.max)
+      expect(f.max).toBeLessThanOrEqual(8_000)
+    }
+  })
+})

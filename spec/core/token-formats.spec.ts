@@ -1,0 +1,42 @@
+// The token table's matcher (core/domain/token-formats.ts): the parts whose speed rests on keeping
+// state, checked against the plain definitions they replace.
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { entropyMeter, findTokens, shannonEntropy } from '../../core/domain/token-formats'
+
+describe('the entropy of moving windows', () => {
+  test('matches the entropy counted afresh, however the windows move', () => {
+    const alphabet = { id: 0, has: new Uint8Array(128) }
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'x', '1', '-', '_', 'Z', 'é'), maxLength: 300 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(120)), { maxLength: 40 }),
+        (text, windows) => {
+          const entropyOf = entropyMeter(text, 1)
+          for (const [s, len] of windows) {
+            const start = text.length === 0 ? 0 : s % text.length
+            expect(entropyOf(alphabet, start, start + len)).toBeCloseTo(shannonEntropy(text, start, start + len), 9)
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('findTokens', () => {
+  test('spans are in order and never overlap', () => {
+    const pieces = ['ghp_', 'sk-ant-', 'glpat-', 'xoxb-', 'AKIA', 'eyJ', '-', '.', ' ', 'Datadog key ', '=', 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC1', '0123456789abcdef']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 60 }), (parts) => {
+        const spans = findTokens(parts.join(''))
+        for (let i = 0; i < spans.length; i++) {
+          const span = spans[i]!
+          expect(span.start).toBeLessThan(span.end)
+          if (i > 0) expect(span.start).toBeGreaterThanOrEqual(spans[i - 1]!.end)
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
