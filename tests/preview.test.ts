@@ -30,6 +30,8 @@ describe('/hark preview', () => {
     await $.tool.call({ tool: 'Edit', file_path: `${PROJECT}/src/app.ts`, old_string: 'a', new_string: 'b' })
     await $.tool.call({ tool: 'Bash', command: 'npm test -- --fail' })
     await $.turn.complete(answer(NOTES))
+    // The hooks' saves run after they settled: let them land before counting what the preview writes.
+    await world.clock.settle()
     const calls = world.hark.calls.length
     const writes = world.store.writes.length
     const out = (await hark($, 'preview')).text ?? ''

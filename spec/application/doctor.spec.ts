@@ -93,7 +93,7 @@ describe('/hark doctor', () => {
 
   test('/hark\'s usage lists doctor', async () => {
     const w = world()
-    expect(await w.app.useCases(w.ports()).command.run('frobnicate')).toContain('Usage: /hark [brief|handoff|needs|open|doctor]')
+    expect(await w.app.useCases(w.ports()).command.run('frobnicate')).toContain('Usage: /hark [brief|handoff|preview|needs|open|doctor]')
   })
 })
 
