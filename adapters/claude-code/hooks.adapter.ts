@@ -173,7 +173,8 @@ export async function onClassicSessionEnd(app: Application, $: EngineInterface, 
 export async function onSessionEnd(app: Application, $: EngineInterface, e: SessionEndInput, next: Next<'session.end'>) {
   // SPEC.md: every exit hook shares one window (about 1.5 s); the plugin keeps inside it.
   const left = next.budget.remainingMs
-  const window = Number.isFinite(left) && left > 0 ? left : 1_500
+  // No budget reported: SPEC's 1.5 s; a budget already spent leaves no time, not a fresh window.
+  const window = Number.isFinite(left) ? Math.max(0, left) : 1_500
   await guarded($, app, 'session.end', undefined, async (uc) => {
     await uc.handOff.run((await $.clock.now()) + window)
   })
@@ -186,7 +187,9 @@ export async function onHarkCommand(app: Application, $: EngineInterface, e: Com
   const text = await guarded($, app, 'command.run', 'Hark: /hark failed; see the log.', async (uc) => {
     const unknown = uc.command.unknown(e.args)
     if (unknown !== undefined) return unknown
-    await uc.start.forPerson()
+    // `/hark doctor` and `/hark preview` only look: a start that is under way is waited for, none begun.
+    if (uc.command.startsPlugin(e.args)) await uc.start.forPerson()
+    else await uc.start.waitForStart()
     return uc.command.run(e.args)
   })
   return { text, isTextDisplayOnly: true as const }

@@ -91,10 +91,10 @@ export class BriefService {
    */
   private remember(venture: string, brief: Brief, now: number): void {
     const status = { state: brief.handoffState, needYou: brief.openCandidates, at: now }
-    this.store.noteStatus(status)
+    // In memory at once (so the status line shows it now), stored after the hook.
+    void this.store.record((record) => ({ ...record, briefAt: now, openedAt: now, status }), now)
     this.showStatus()
     this.store.writeBrief(venture, { text: brief.text, fetchedAt: now }).catch(() => undefined)
-    this.store.saveLater((record) => ({ ...record, briefAt: now, openedAt: now, status }))
   }
 
   /** SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark. */

@@ -120,6 +120,8 @@ export class ConversationState {
   private refusedWrite = false
   private movedAway = false
   private readAhead: Promise<ReadonlyMap<string, ConversationRecord> | undefined> | undefined
+  private othersRead: ReadonlyMap<string, ConversationRecord> = new Map()
+  private persistWaiting = false
   private readonly claims = new Set<string>()
 
   /** Set once the conversation is loaded from the store (SPEC.md: session.start). */
@@ -171,6 +173,24 @@ export class ConversationState {
   notePruneClaim(key: string): void {
     this.claims.add(key)
   }
+  /** The other processes' records as last read (merged into the view). */
+  get others(): ReadonlyMap<string, ConversationRecord> {
+    return this.othersRead
+  }
+  /** @internal */
+  noteOthers(others: ReadonlyMap<string, ConversationRecord>): void {
+    this.othersRead = others
+  }
+  /** @internal True when no write of the record waits in the queue yet (the caller queues one). */
+  claimPersist(): boolean {
+    if (this.persistWaiting) return false
+    this.persistWaiting = true
+    return true
+  }
+  /** @internal The queued write started: a change from now on needs another. */
+  persistStarted(): void {
+    this.persistWaiting = false
+  }
   /** @internal ConversationStore's read of the other records at the start of the exit chain. */
   noteReadAhead(reading: Promise<ReadonlyMap<string, ConversationRecord> | undefined>): void {
     this.readAhead = reading
@@ -211,6 +231,7 @@ export class ConversationStore {
     const others = (await this.readRecords(key, recordKey)) ?? new Map<string, ConversationRecord>()
     const record = newRecord(conversationIdOf(others) ?? newConversationId(this.entropy.randomHex(32)))
     this.conversation.begin({ key, recordKey, sessionId }, record, mergeConversation(recordKey, record, others))
+    this.conversation.noteOthers(others)
     this.opened = others
   }
 
@@ -283,7 +304,10 @@ export class ConversationStore {
       if (open === undefined || record === undefined) return
       const others = await this.readRecords(open.key, open.recordKey, options)
       this.refreshed = others
-      if (others !== undefined) this.conversation.see(mergeConversation(open.recordKey, record, others))
+      if (others === undefined) return
+      this.conversation.noteOthers(others)
+      // This process's record as it is now: a change recorded while the read ran is in it.
+      this.conversation.see(mergeConversation(open.recordKey, this.conversation.record ?? record, others))
     })
   }
 
@@ -311,6 +335,7 @@ export class ConversationStore {
     const record = this.conversation.record
     if (ahead === undefined || open === undefined || record === undefined) return this.refresh(options)
     this.refreshed = ahead
+    this.conversation.noteOthers(ahead)
     this.conversation.see(mergeConversation(open.recordKey, record, ahead))
   }
 
@@ -327,14 +352,41 @@ export class ConversationStore {
   }
 
   /**
-   * `save`, without the caller waiting for it: the hook settles while the save runs in the queue, and
-   * every later save, refresh and handoff of this load runs after it (a `$` call outlives its hook:
-   * docs/engine.md). For work a hook records (SPEC.md: prompt.submit, tool.call, turn.complete), so
-   * no hook holds Claude Code up for a store write (issue 11). Never rejects: a change that throws is
-   * one log line.
+   * Work a hook records (SPEC.md: prompt.submit, tool.call, turn.complete; the brief's note): the change
+   * is made to this process's record in memory at once, so the handoff has it whatever the store does,
+   * and the record is written in the store's queue after the hook settles (a `$` call outlives its hook:
+   * docs/engine.md), so no hook waits for a store write (issue 11). One write at most waits in the
+   * queue: it stores the record as it is when it runs, so a slow store builds no backlog. `at`: the
+   * time, when the caller has it (else one clock reading). Never rejects: a change that throws is one
+   * log line, and nothing of it is kept.
    */
-  saveLater(change: RecordChange): void {
-    this.save(change).catch((error: unknown) => this.host.log(`Hark: recording the session's work failed (${describeError(error)}); the session carries on.`))
+  async record(change: RecordChange, at?: number): Promise<void> {
+    const open = this.conversation.open
+    if (open === undefined || this.conversation.record === undefined) return
+    const now = at ?? (await this.clock.now())
+    const current = this.conversation.record
+    if (current === undefined) return
+    const others = this.conversation.others
+    let changed: ConversationRecord
+    try {
+      changed = change(current, { others, view: this.conversation.view ?? mergeConversation(open.recordKey, current, others), now, recordKey: open.recordKey })
+    } catch (error) {
+      this.host.log(`Hark: recording the session's work failed (${describeError(error)}); the session carries on.`)
+      return
+    }
+    this.conversation.update(changed, mergeConversation(open.recordKey, changed, others))
+    this.persistLater()
+  }
+
+  /** Queues one write of the record as it will be then, unless one already waits. */
+  private persistLater(): void {
+    if (!this.conversation.claimPersist()) return
+    this.health
+      .queue(() => {
+        this.conversation.persistStarted()
+        return this.saveNow((r) => r, {})
+      })
+      .catch((error: unknown) => this.host.log(`Hark: storing the session's work failed (${describeError(error)}); the session carries on.`))
   }
 
   /**
@@ -359,10 +411,13 @@ export class ConversationStore {
   /** `change` applied over `others` as read, the merge absorbed, and this process's record stored. */
   private async apply(change: RecordChange, others: ReadonlyMap<string, ConversationRecord>, options: StoreCallOptions): Promise<boolean> {
     const open = this.conversation.open
-    const current = this.conversation.record
-    if (open === undefined || current === undefined) return false
+    if (open === undefined || this.conversation.record === undefined) return false
     const { recordKey } = open
     const now = options.at ?? (await this.clock.now())
+    // Read after the clock: a change `record` made meanwhile is kept.
+    const current = this.conversation.record
+    if (current === undefined) return false
+    this.conversation.noteOthers(others)
     const before = mergeConversation(recordKey, current, others)
     const changed = change(current, { others, view: before, now, recordKey })
     this.conversation.update(changed)

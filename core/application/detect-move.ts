@@ -33,8 +33,9 @@ export class DetectMove {
     }
     await within(this.clock, STORE_WAIT_EXIT_MS, () => this.start.started())
     if (this.start.activeProject === undefined) return
-    // Refresh the view (bounded like every store call at exit), then see who carries the conversation.
-    await this.store.refresh({ waitMs: STORE_WAIT_EXIT_MS })
+    // Refresh the view (bounded like every store call at exit, and so is its wait in the store's queue),
+    // then see who carries the conversation.
+    await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => this.store.refresh({ waitMs: STORE_WAIT_EXIT_MS }))
     const active = this.conversation.view?.active
     const session = this.conversation.open?.sessionId
     this.conversation.noteMoved(active !== undefined && session !== undefined && active.session !== session)

@@ -180,7 +180,9 @@ export class Doctor {
   private async storeFacts(): Promise<StoreFacts> {
     const flags = { refusedWrite: this.conversation.refused, slow: this.health.slow }
     const read = await within(this.clock, DOCTOR_STORE_WAIT_MS, async () => {
-      const keys = (await this.store.allKeys({ waitMs: DOCTOR_STORE_WAIT_MS })) ?? []
+      // A store that did not answer is not an empty one: the report says it could not be read.
+      const keys = await this.store.allKeys({ waitMs: DOCTOR_STORE_WAIT_MS })
+      if (keys === undefined) throw new Error('the store did not answer')
       const count = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).length
       const values = await Promise.all(keys.map((k) => this.store.readValue(k, { waitMs: DOCTOR_STORE_WAIT_MS })))
       const bytes = keys.reduce((sum, k, i) => sum + JSON.stringify(k).length + (JSON.stringify(values[i]) ?? '').length + 2, 2)

@@ -136,7 +136,7 @@ export class GuardEdit {
     if (path === undefined || !isProjectRelative(path)) return
     const session = this.conversation.open?.sessionId
     // The edit's hook settles while the save runs in the queue (nothing later reads the store before it).
-    this.store.saveLater((record, { now }) => {
+    await this.store.record((record, { now }) => {
       const out = addEntry(record, { kind: 'file', path }, now)
       return session === undefined ? out : noteSession(out, session, now)
     })

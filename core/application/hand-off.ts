@@ -91,6 +91,8 @@ export class HandOff {
    */
   async run(deadline?: number): Promise<HandoffOutcome> {
     this.exiting = deadline !== undefined
+    // /hark handoff: records read ahead for an exit that has not come are stale by the time it does.
+    if (!this.exiting) void this.conversation.takeReadAhead()
     const pending = await this.pending(deadline)
     if (pending.kind !== 'pending') return pending
     const { project, recordKey, view } = pending
@@ -100,7 +102,9 @@ export class HandOff {
     if (claim.refused) {
       // SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its
       // latest record (and stored, when the store takes it, so no later process sends it again).
-      let own: ReturnType<typeof ownWork> = { work }
+      // From memory first: the work is known even when the store does not take the mark in time.
+      const current = this.conversation.record
+      let own: ReturnType<typeof ownWork> = current === undefined ? { work } : ownWork(current, recordKey)
       await this.bounded(deadline, () =>
         this.store.save(
           (r, { now }) => {

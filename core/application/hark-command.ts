@@ -66,12 +66,25 @@ export class HarkCommand {
     return SUBCOMMANDS.includes(sub) ? undefined : `Unknown /hark command "${sub.slice(0, 40)}". ${USAGE}`
   }
 
+  /**
+   * Whether `/hark <args>` starts the plugin first (SPEC.md: a person's turn starts it, in the agent
+   * view's placeholder too). `doctor` and `preview` only look: they start nothing, so they send and store
+   * nothing (a start would fetch the brief).
+   */
+  startsPlugin(args: string): boolean {
+    const sub = subcommand(args)
+    return sub !== 'doctor' && sub !== 'preview'
+  }
+
   /** The text to print for `/hark <args>`, once the conversation has started. */
   async run(args: string): Promise<string> {
     const sub = subcommand(args)
     const unknown = this.unknown(args)
     if (unknown !== undefined) return unknown
     if (sub === 'doctor') return this.doctor.report()
+    if (sub === 'preview' && (this.start.phase === 'unstarted' || this.start.phase === 'placeholder')) {
+      return 'Nothing to hand off: the plugin has not started in this conversation yet (it starts with the first prompt), so nothing would be sent. Nothing has been sent or stored.'
+    }
     if (sub === 'help') return `${USAGE}\n${this.start.activeProject !== undefined ? '' : SETUP_HELP}`.trim()
     const project = this.start.activeProject
     if (project === undefined) return this.setupText()

@@ -19,6 +19,6 @@ export class NotePrompt {
     const session = this.conversation.open?.sessionId
     if (this.start.activeProject === undefined || session === undefined) return
     // The prompt never waits for the store: the save runs in the queue after the hook settles.
-    this.store.saveLater((record, { now }) => noteSession(record, session, now))
+    await this.store.record((record, { now }) => noteSession(record, session, now))
   }
 }

@@ -2,7 +2,7 @@
  * Recording the session's work (SPEC.md: tool.call for Bash and for the agent's own end_session;
  * turn.complete). Only what the handoff needs is kept: a test run's runner and result, a commit's
  * short hash and cleaned subject, a pull request URL, Claude's cleaned notes. The hooks do not wait for
- * the store: each save runs in the store's queue after the hook settles (ConversationStore.saveLater).
+ * the store: each save runs in the store's queue after the hook settles (ConversationStore.record).
  */
 import { addEntry, noteSession, setNotes } from '../domain/conversation/record'
 import { markHandedOff } from '../domain/conversation/merge'
@@ -26,7 +26,7 @@ export class RecordWork {
     const entries = workFromBash(report, this.settings.accessKey)
     if (entries.length === 0) return
     const session = this.conversation.open?.sessionId
-    this.store.saveLater((record, { now }) => {
+    await this.store.record((record, { now }) => {
       let out = record
       for (const entry of entries) out = addEntry(out, entry, now)
       return session === undefined ? out : noteSession(out, session, now)
@@ -49,6 +49,6 @@ export class RecordWork {
     if (this.start.activeProject === undefined || answer.trim() === '') return
     const text = cleanNotes(answer, this.settings.accessKey)
     if (text.trim() === '') return
-    this.store.saveLater((record, { now }) => setNotes(record, text, now))
+    await this.store.record((record, { now }) => setNotes(record, text, now))
   }
 }

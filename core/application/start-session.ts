@@ -231,6 +231,11 @@ export class StartSession {
     if (this.state.phase === 'placeholder') await this.forPerson()
   }
 
+  /** The start under way, if any, without beginning one (`/hark doctor`, `/hark preview`). Never rejects. */
+  waitForStart(): Promise<void> {
+    return this.state.started()
+  }
+
   /** Whether this prompt is the first since the placeholder was released (asked once: true at most once). */
   takeOwedBrief(): boolean {
     return this.state.takeOwedBrief()

@@ -5,7 +5,7 @@
  */
 
 import { pullRequestUrl } from './bash-report'
-import { capText, cleanNotes, cleanSubject, NOTES_LIMIT, redactSecrets } from './notes'
+import { capText, cleanNotes, cleanSubject, NOTES_LIMIT, redactAccessKey, redactSecrets } from './notes'
 import { isProjectRelative, type Venture } from './project'
 import type { TestResult, Work } from './work'
 
@@ -247,7 +247,8 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
   const unique = <T>(xs: T[]): T[] => [...new Set(xs)]
   // Paths, runners and links may come from the store, which any program can write: only paths inside
   // the project, runner names without secrets, and pull request URLs without credentials are sent.
-  const files = unique(list(o['files']).flatMap((p) => (typeof p === 'string' && isProjectRelative(p) ? (line(p, MAX_PATH) ?? []) : [])))
+  // A path is sent as it is, but the access key never: a file named after it is sent with the key redacted.
+  const files = unique(list(o['files']).flatMap((p) => (typeof p === 'string' && isProjectRelative(p) ? (line(redactAccessKey(p, accessKey), MAX_PATH) ?? []) : [])))
   const commits = list(o['commits']).flatMap((c) => {
     const r = typeof c === 'object' && c !== null ? (c as Record<string, unknown>) : {}
     const sha = typeof r['sha'] === 'string' ? r['sha'].trim().toLowerCase() : ''

@@ -111,8 +111,11 @@ export function isSecretName(name: string): boolean {
 
 const NAME = '-{0,2}[A-Za-z_][A-Za-z0-9_.-]*'
 const QUOTED = `"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'`
-/** A GitHub Actions expression, `${{ secrets.X }}`: a reference, kept whole. */
-const EXPRESSION = '\\$\\{\\{[^}\\n]*\\}\\}'
+/**
+ * A GitHub Actions expression, `${{ secrets.X }}`: a reference, kept whole. At most 200 characters inside,
+ * so a line of `${{` with no end costs each try 200 steps, not the rest of the line (linear in the input).
+ */
+const EXPRESSION = '\\$\\{\\{[^}\\n]{0,200}\\}\\}'
 /** `NAME=value`, `export NAME=value`, `NAME = "value"`, `name := "value"`, `--name=value`, `?name=value&`. */
 const ASSIGNMENT = new RegExp(`(?<![A-Za-z0-9_.$-])(${NAME})([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${EXPRESSION}|[^\\s'"\`;&<>]+)`, 'g')
 /** `name: value` (YAML, headers), `"name": "value"` (JSON), `**Name:** value`. */

@@ -606,12 +606,16 @@ function matchKeyword(text: string, at: number, rule: KeywordRule, runOf: RunOf,
   const first = text.charCodeAt(at)
   if (isLetter(before) && !(before >= 97 && before <= 122 && first >= 65 && first <= 90)) return undefined
   const limit = Math.min(text.length, at + rule.keywordLength + KEYWORD_WINDOW)
-  // A value is tried once whatever the number of names before it (`twitter-twitter-…` stays linear).
+  // A value is tried once whatever the number of names before it (`twitter-twitter-…` stays linear):
+  // `scanned` moves only forward, to where this scan stopped (a line's end: the next line's name scans on).
   const from = Math.max(at + rule.keywordLength, scanned[rule.id] as number)
   scanned[rule.id] = limit
   for (let p = from; p < limit; p++) {
     const c = text.charCodeAt(p)
-    if (c === 10) return undefined
+    if (c === 10) {
+      scanned[rule.id] = p
+      return undefined
+    }
     if (c >= 128 || isAlnum(text.charCodeAt(p - 1))) continue // a value starts a word
     for (const value of rule.values) {
       if (value.alphabet.has[c] !== 1) continue

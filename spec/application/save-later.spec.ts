@@ -1,4 +1,4 @@
-// Work recorded without the hook waiting for the store (issue 11; ConversationStore.saveLater): the hook's
+// Work recorded without the hook waiting for the store (issue 11; ConversationStore.record): the hook's
 // use case resolves while the store still holds the write, and what runs later (a handoff) is queued
 // behind it, so nothing recorded is lost and the order of saves is kept.
 import { describe, expect, test } from 'vitest'
@@ -11,7 +11,7 @@ const ROOT = '/home/dev/ledger'
 const KEY = 'hark_spec_key_0123456789'
 
 /** One plugin load over a store whose writes wait until `release()` while `held`. */
-function world() {
+function world({ realClock = false } = {}) {
   const data = new Map<string, unknown>()
   const said: string[] = []
   const hark = new InMemoryHark(undefined, KEY)
@@ -31,8 +31,19 @@ function world() {
       },
     })
     const set = base.store.set
+    const clock = realClock
+      ? {
+          now: async () => Date.now(),
+          sleep: (ms: number, signal?: AbortSignal) =>
+            new Promise<void>((done) => {
+              const t = setTimeout(done, ms)
+              signal?.addEventListener('abort', () => (clearTimeout(t), done()))
+            }),
+        }
+      : base.clock
     return {
       ...base,
+      clock,
       store: {
         ...base.store,
         set: async (k: string, v: unknown) => {
@@ -96,12 +107,24 @@ describe('a hook records its work without waiting for the store', () => {
     expect(outcome.kind === 'sent' ? outcome.work.files : []).toEqual(['src/app.ts'])
   })
 
+  test("found by review: with the store's writes hanging, the exit still hands off every edit and the notes (from memory)", async () => {
+    const w = world({ realClock: true })
+    await started(w)
+    w.hold()
+    for (const f of ['a', 'b', 'c']) await w.app.useCases(w.ports()).guard.after(`${ROOT}/src/${f}.ts`)
+    await w.app.useCases(w.ports()).work.notes('Done.\n\n## Next steps\n- ship it')
+    const outcome = await w.app.useCases(w.ports()).handOff.run(Date.now() + 1_500)
+    expect(w.sent).toContain('end_session')
+    expect(outcome.kind === 'sent' || outcome.kind === 'failed' ? outcome.work.files : []).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts'])
+    w.release()
+  }, 10_000)
+
   test('a save that throws is one log line, never a rejection', async () => {
     const w = world()
     await started(w)
     const uc = w.app.useCases(w.ports())
-    const store = (uc.work as unknown as { store: { saveLater(change: () => never): void } }).store
-    store.saveLater(() => {
+    const store = (uc.work as unknown as { store: { record(change: () => never): Promise<void> } }).store
+    await store.record(() => {
       throw new Error('a bug in a change')
     })
     await settle()

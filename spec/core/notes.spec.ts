@@ -535,6 +535,8 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
     ['URL passwords', ['a://', 'a://b:c@', 'https://', 'x.y.', '://:@'], 'abc.+-:@/ '],
     ['webhooks', ['hooks.slack.com/services/', 'discord.com/api/webhooks/'], 'abc/_-'],
     ['settings', ['key=', 'key = x ', 'key = x #', 'a:', 'password: ', '"token": "', "'secret': '", '--password ', '$env:KEY = "', '**Password:** '], 'abc_.-= \t"\'#:'],
+    // Found by review: an expression opened on every setting and never closed (was 1.3 s at 64 KB).
+    ['expressions', ['a:${{', '"a":${{', 'key=${{ ', 'x: ${{ secrets.'], 'abc${ .'],
     ['spaces', [' ', '\t', 'a:  ', 'key = ', 'x \n'], ' \t'],
     ['code fences', ['```\n', '~~~', '> > > ', '1. ```', '```js\nx\n'], '`~> -'],
     ['escapes', ['\u001b[', '\u001b]8;;', '\u001b]8;;http://e\u0007', '\u009b', '\u001b(', '\u202e'], '0123;?:[] \u001b\u0007'],
