@@ -133,7 +133,7 @@ if (!hasProjectFile) console.log(`Note: ${projectDir} has no .hark/project, so t
 if (model) {
   console.log(`The status row shows Hark V-012 · Open · 2 need you; type any prompt (the scripted model plays its steps
 whatever you type) and the edit of src/db/schema.sql asks Allow or Stop; /hark, /hark needs, /hark open,
-/hark doctor; /exit sends end_session. Headless instead: add  -p "go"  (the guard cannot ask there; the edit goes
+/hark preview, /hark doctor, /hark handoff; /exit sends end_session. Headless instead: add  -p "go"  (the guard cannot ask there; the edit goes
 ahead and the plugin logs a line). A second run: run this again; each run makes a fresh project and HOME.`)
 } else {
   console.log(`No --scenario, so the session needs the real model: an ANTHROPIC_API_KEY in your environment (the
