@@ -122,6 +122,7 @@ export class ConversationState {
   private readAhead: Promise<ReadonlyMap<string, ConversationRecord> | undefined> | undefined
   private othersRead: ReadonlyMap<string, ConversationRecord> = new Map()
   private persistWaiting = false
+  private storedAs: string | undefined
   private readonly claims = new Set<string>()
 
   /** Set once the conversation is loaded from the store (SPEC.md: session.start). */
@@ -186,6 +187,14 @@ export class ConversationState {
     if (this.persistWaiting) return false
     this.persistWaiting = true
     return true
+  }
+  /** @internal The record as last stored, but for its `savedAt` (see `signature`). */
+  get stored(): string | undefined {
+    return this.storedAs
+  }
+  /** @internal */
+  noteStored(signature: string): void {
+    this.storedAs = signature
   }
   /** @internal The queued write started: a change from now on needs another. */
   persistStarted(): void {
@@ -384,7 +393,7 @@ export class ConversationStore {
     this.health
       .queue(() => {
         this.conversation.persistStarted()
-        return this.saveNow((r) => r, {})
+        return this.saveNow((r) => r, {}, true)
       })
       .catch((error: unknown) => this.host.log(`Hark: storing the session's work failed (${describeError(error)}); the session carries on.`))
   }
@@ -400,16 +409,16 @@ export class ConversationStore {
     return result.done && result.value
   }
 
-  private async saveNow(change: RecordChange, options: StoreCallOptions): Promise<boolean> {
+  private async saveNow(change: RecordChange, options: StoreCallOptions, skipUnchanged = false): Promise<boolean> {
     const open = this.conversation.open
     const current = this.conversation.record
     if (open === undefined || current === undefined) return false
     const others = (await this.readRecords(open.key, open.recordKey, options)) ?? new Map<string, ConversationRecord>()
-    return this.apply(change, others, options)
+    return this.apply(change, others, options, skipUnchanged)
   }
 
   /** `change` applied over `others` as read, the merge absorbed, and this process's record stored. */
-  private async apply(change: RecordChange, others: ReadonlyMap<string, ConversationRecord>, options: StoreCallOptions): Promise<boolean> {
+  private async apply(change: RecordChange, others: ReadonlyMap<string, ConversationRecord>, options: StoreCallOptions, skipUnchanged = false): Promise<boolean> {
     const open = this.conversation.open
     if (open === undefined || this.conversation.record === undefined) return false
     const { recordKey } = open
@@ -423,7 +432,12 @@ export class ConversationStore {
     this.conversation.update(changed)
     const record = absorb(changed, mergeConversation(recordKey, changed, others), now)
     this.conversation.update(record, mergeConversation(recordKey, record, others))
-    return this.write(recordKey, record, options)
+    // A queued write that finds the record as an earlier one stored it (that one ran after the change) writes nothing.
+    const signature = JSON.stringify({ ...record, savedAt: 0 })
+    if (skipUnchanged && signature === this.conversation.stored) return true
+    const written = await this.write(recordKey, record, options)
+    if (written) this.conversation.noteStored(signature)
+    return written
   }
 
   /**
