@@ -238,6 +238,11 @@ function redactSettings(text: string): string {
     return true
   }
   const quoted = (v: string): boolean => /^["']/.test(v)
+  /** Whether only indentation, a list or quote marker, or `**` comes before `at` on its line. */
+  const startsLine = (s: string, at: number): boolean => {
+    const from = s.lastIndexOf('\n', at - 1) + 1
+    return /^[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(s.slice(from, at))
+  }
 
   let out = text.replace(ASSIGNMENT, (m, name: string, before: string, after: string, value: string, offset: number, s: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
@@ -250,6 +255,9 @@ function redactSettings(text: string): string {
     // A bare `Name: value` needs the value to end its line (`Password: the one in the vault` stays);
     // a quoted name (JSON) or a quoted value is a setting wherever it stands.
     if (q === '' && !quoted(value) && !endsLine(s, offset + m.length)) return m
+    // A name secret only by a part (`pass`, `auth`) after other words is prose (`Tests pass: 48/48`); at the
+    // start of a line (`pass: hunter2`, `- auth: x`) it is a setting.
+    if (q === '' && !SECRET_WORDS.test(name) && !startsLine(s, offset)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
   })
   out = out.replace(FLAG_VALUE, (m, name: string, _s: string, value: string) => {

@@ -555,3 +555,11 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
     }
   }, 30_000)
 })
+
+test('found by review: a name secret only by a part is a setting at the start of a line, prose after other words', () => {
+  expect(cleanNotes('Tests pass: 48/48', undefined)).toBe('Tests pass: 48/48')
+  expect(cleanNotes('Next: auth: done', undefined)).toBe('Next: auth: done')
+  for (const text of ['pass: hunter2x9', '  - pass: hunter2x9', '**Pass:** hunter2x9', 'DB_PASS: hunter2x9', 'The password: hunter2x9']) {
+    expect(cleanNotes(text, undefined)).not.toContain('hunter2x9')
+  }
+})
