@@ -29,3 +29,20 @@ test('an idle session reads nothing', async () => {
   await new DetectMove(start, new ConversationState(), files, td.object<ConversationStore>(), { now: async () => 0, sleep: async () => undefined }).run('/t/x.jsonl')
   td.verify(files.size(td.matchers.anything()), { times: 0 })
 })
+
+test('found by review: with no transcript to read and the store queue stuck, the check stops waiting for the refresh (the exit window is shared)', async () => {
+  const start = new StartState()
+  start.moveTo('active', { project: { venture: 'V-012' as never, root: '/p', file: '/p/.hark/project' } })
+  const conversation = new ConversationState()
+  const store = td.object<ConversationStore>()
+  // The refresh waits behind saves that never end; it is read ahead for the handoff too.
+  td.when(store.refresh(td.matchers.anything())).thenReturn(new Promise(() => undefined))
+  const files: Files = { readText: async () => undefined, realPath: async () => undefined, size: async () => undefined, readRange: async () => undefined }
+  const waited: number[] = []
+  // A wait ends when it is asked for: the check is cut at its bound, not at the store's pace.
+  const clock: Clock = { now: async () => 0, sleep: async (ms) => void waited.push(ms) }
+  await new DetectMove(start, conversation, files, store, clock).run('')
+  expect(waited).toContain(300)
+  expect(conversation.moved).toBe(false)
+  td.verify(store.readAhead(td.matchers.anything()))
+})
