@@ -9,7 +9,7 @@ test('doctor and preview start nothing; the other subcommands start the plugin f
   const said: string[] = []
   const posts: string[] = []
   const app = compose({ access_key: 'hark_spec_key_0123456789' })
-  const ports = memoryPorts({ data, root: '/home/dev/ledger', now: 1_767_000_000_000, said, post: async (_h, body) => (posts.push(body), { status: 500, headers: {}, text: '' }) })
+  const ports = memoryPorts({ data, root: '/home/dev/ledger', now: 1_767_000_000_000, said, post: async (_h, body) => (posts.push(body), { status: 500, ok: false, headers: {}, text: '' }) })
   const uc = app.useCases(ports)
   expect(['doctor', 'preview', ' Doctor ', 'PREVIEW'].map((a) => uc.command.startsPlugin(a))).toEqual([false, false, false, false])
   expect(['', 'brief', 'handoff', 'needs', 'open'].every((a) => uc.command.startsPlugin(a))).toBe(true)
