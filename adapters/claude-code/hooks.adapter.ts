@@ -166,7 +166,11 @@ export async function onTurnComplete(app: Application, $: EngineInterface, e: Tu
 
 export async function onClassicSessionEnd(app: Application, $: EngineInterface, e: Parameters<Hook<'classic.SessionEnd'>>[1], next: Next<'classic.SessionEnd'>) {
   const path = typeof e.transcript_path === 'string' ? e.transcript_path : undefined
-  await guarded($, app, 'classic.SessionEnd', undefined, (uc) => uc.move.run(path))
+  await guarded($, app, 'classic.SessionEnd', undefined, async (uc) => {
+    await uc.move.run(path)
+    // session.end comes next: its handoff reads and claims now, and the hook does not wait for it.
+    uc.handOff.claimAhead()
+  })
   return next(e)
 }
 

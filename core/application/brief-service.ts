@@ -47,9 +47,12 @@ export class BriefService {
     return this.state.askedAt
   }
 
-  /** Waits for the start's brief at most `ms` (at exit, within the window; see `within`). Never rejects. */
-  async firstBriefWithin(ms: number | (() => Promise<number>)): Promise<void> {
-    await within(this.clock, ms, () => this.state.firstBrief())
+  /**
+   * Waits for the start's brief at most `ms` (at exit, within the window; see `within`); whether it came
+   * (or none was asked) in that time. Never rejects.
+   */
+  async firstBriefWithin(ms: number | (() => Promise<number>)): Promise<boolean> {
+    return (await within(this.clock, ms, () => this.state.firstBrief())).done
   }
 
   /**

@@ -61,6 +61,19 @@ export interface OpenConversation {
 }
 
 /**
+ * What HandOff.claimAhead did at classic.SessionEnd: the other records read for the handoff (merged
+ * into the view then), the clock reading it used, and the claim it stored for `segment`, when there was
+ * something to hand off.
+ */
+export interface ClaimAhead {
+  /** The clock reading of the refresh (epoch ms), for the claim and the mark. */
+  readonly at: number
+  readonly segment: number
+  /** Undefined when there was nothing to send then, so nothing was claimed. */
+  readonly claim?: { readonly key: string | undefined; readonly won: boolean; readonly refused: boolean }
+}
+
+/**
  * This process's part of one conversation (SPEC.md: One conversation, several processes): its record,
  * the merged view of every process's record, and whether the store refused it or the conversation
  * moved to a background process. Lives until `/clear` or a resume ends the conversation. Changed by
@@ -77,6 +90,8 @@ export class ConversationState {
   private persistWaiting = false
   private storedAs: string | undefined
   private readonly claims = new Set<string>()
+  private claimedAhead: Promise<ClaimAhead | undefined> | undefined
+  private aheadAbandoned = false
 
   /** Set once the conversation is loaded from the store (SPEC.md: session.start). */
   get open(): OpenConversation | undefined {
@@ -98,8 +113,11 @@ export class ConversationState {
     return this.movedAway
   }
 
-  /** Whether the claim under `key` is one this process's prune stored (it folds; it never hands off). */
-  prunedUnder(key: string): boolean {
+  /**
+   * Whether the claim under `key` is one this process stored for its next handoff to take over: its
+   * prune's (it folds; it never hands off) or its handoff's, made ahead at classic.SessionEnd.
+   */
+  passedOn(key: string): boolean {
     return this.claims.has(key)
   }
 
@@ -123,8 +141,8 @@ export class ConversationState {
   see(view: ConversationView): void {
     this.merged = view
   }
-  /** @internal The prune won this claim. */
-  notePruneClaim(key: string): void {
+  /** @internal This process stores this claim for its next handoff (ConversationStore.claim's `passOn`). */
+  notePassedOnClaim(key: string): void {
     this.claims.add(key)
   }
   /** The other processes' records as last read (merged into the view). */
@@ -162,6 +180,25 @@ export class ConversationState {
     const reading = this.readAhead
     this.readAhead = undefined
     return reading
+  }
+  /** @internal HandOff's claim made ahead at classic.SessionEnd, for the session.end that follows. */
+  noteClaimAhead(claiming: Promise<ClaimAhead | undefined>): void {
+    this.claimedAhead = claiming
+    this.aheadAbandoned = false
+  }
+  /** @internal Taken once, by the handoff that follows. */
+  takeClaimAhead(): Promise<ClaimAhead | undefined> | undefined {
+    const claiming = this.claimedAhead
+    this.claimedAhead = undefined
+    return claiming
+  }
+  /** @internal The handoff went on without the claim made ahead: it must claim nothing more. */
+  abandonClaimAhead(): void {
+    this.aheadAbandoned = true
+  }
+  /** @internal */
+  get claimAheadAbandoned(): boolean {
+    return this.aheadAbandoned
   }
   /** @internal */
   noteRefused(): void {

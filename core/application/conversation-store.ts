@@ -318,25 +318,27 @@ export class ConversationStore {
 
   /**
    * SPEC.md: before handing off, store a claim; the first claim the store holds for this segment
-   * wins. `won` is false when another process's claim came first; `refused` when the store did not
-   * take the claim (the caller then hands off its own work). A first claim this process's prune stored
-   * (it holds one for the segment while it folds idle records) is not another process's: the handoff wins.
-   * `byPrune`: the prune's own claim, noted as such as soon as it is stored.
+   * wins. `won` is false when another claim came first; `refused` when the store did not take the claim
+   * (the caller then hands off its own work). `passOn`: a claim this process's next handoff takes over,
+   * as its own, when it finds it first: the prune's (it holds one for the segment while it folds idle
+   * records) and the one the handoff stores ahead at classic.SessionEnd (HandOff.claimAhead). Any other
+   * claim of this process (a handoff running beside this one) is not taken over. `key`: the claim tried.
    */
-  async claim(segment: number, options: StoreCallOptions = {}, byPrune = false): Promise<{ won: boolean; refused: boolean }> {
+  async claim(segment: number, options: StoreCallOptions = {}, passOn = false): Promise<{ key: string | undefined; won: boolean; refused: boolean }> {
     const open = this.conversation.open
-    if (open === undefined) return { won: false, refused: true }
+    if (open === undefined) return { key: undefined, won: false, refused: true }
     const now = options.at ?? (await this.clock.now())
     const key = claimKey(open.key, segment, now, this.entropy.randomHex(8))
-    if (!(await this.write(key, true, options))) return { won: false, refused: true }
-    if (byPrune) this.conversation.notePruneClaim(key)
+    // Noted before it is written: a claim the store takes late is still known.
+    if (passOn) this.conversation.notePassedOnClaim(key)
+    if (!(await this.write(key, true, options))) return { key, won: false, refused: true }
     const keys = await this.call(() => this.store.keys(), options)
     if (!keys.done) {
       this.failed('read', keys.reason, keys.error)
-      return { won: false, refused: true }
+      return { key, won: false, refused: true }
     }
     const winner = claimWinner(keys.value, open.key, segment, now)
-    return { won: winner === key || (winner !== undefined && this.conversation.prunedUnder(winner)), refused: false }
+    return { key, won: winner === key || (winner !== undefined && this.conversation.passedOn(winner)), refused: false }
   }
 
   /** Every key of the store, or undefined when the store did not answer (one log line at most). */

@@ -16,6 +16,7 @@ import type { Clock } from '../ports/clock.port'
 import type { HarkFailureKind, HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
+import type { ClaimAhead } from './conversation-state'
 import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
 import { within } from './deadline'
 import type { ProjectPaths } from './project-paths'
@@ -91,13 +92,22 @@ export class HandOff {
    */
   async run(deadline?: number): Promise<HandoffOutcome> {
     this.exiting = deadline !== undefined
-    // /hark handoff: records read ahead for an exit that has not come are stale by the time it does.
-    if (!this.exiting) void this.conversation.takeReadAhead()
-    const pending = await this.pending(deadline)
-    if (pending.kind !== 'pending') return pending
+    // /hark handoff: what was read or claimed ahead for an exit that has not come is stale by the time it does.
+    if (!this.exiting) {
+      void this.conversation.takeReadAhead()
+      void this.conversation.takeClaimAhead()
+    }
+    const ahead = this.exiting ? await this.takeClaimAhead(deadline) : undefined
+    const pending = await this.pending(deadline, ahead)
+    if (pending.kind !== 'pending') {
+      // Claimed ahead for work that is gone: the claim goes, so it holds up no other process's handoff.
+      if (ahead?.claim?.key !== undefined) await this.bounded(deadline, () => this.store.remove(ahead.claim?.key ?? ''))
+      return pending
+    }
     const { project, recordKey, view } = pending
     let { work, notes } = pending
-    const claim = this.conversation.refused ? { won: false, refused: true } : await this.store.claim(view.segment, { waitMs: pending.waitMs, at: pending.at })
+    const claimedAhead = ahead?.claim !== undefined && ahead.segment === view.segment ? ahead.claim : undefined
+    const claim = this.conversation.refused ? { won: false, refused: true } : (claimedAhead ?? (await this.store.claim(view.segment, { waitMs: pending.waitMs, at: pending.at })))
     if (!claim.won && !claim.refused) return { kind: 'taken' }
     if (claim.refused) {
       // SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its
@@ -127,6 +137,53 @@ export class HandOff {
   }
 
   /**
+   * classic.SessionEnd, once the move check is done: when the start, its brief and its housekeeping are
+   * in, the handoff's steps up to its claim run now, in the background (the read of the other records,
+   * the merge, and the claim, when there is something to hand off), and session.end, which comes next,
+   * goes from the mark to the request (issue 11: end_session within 15 ms of session.end). SPEC's order
+   * stays: read, claim, mark, send. session.end waits for this within its window and goes on alone
+   * when it is not done; a claim stored later is one it takes over as its own. Never rejects.
+   */
+  claimAhead(): void {
+    if (this.start.activeProject === undefined || this.conversation.open === undefined) return
+    if (this.conversation.moved || this.conversation.refused) return
+    this.conversation.noteClaimAhead(this.prepareAhead().catch(() => undefined))
+  }
+
+  private async prepareAhead(): Promise<ClaimAhead | undefined> {
+    // Only what is already in: a start, a brief or housekeeping still going is session.end's to wait for.
+    const ready = await within(this.clock, 0, () => Promise.all([this.start.started(), this.start.housekeeping()]))
+    if (!ready.done || !(await this.briefs.firstBriefWithin(0))) return undefined
+    const reading = this.clock.now()
+    const read = await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => this.store.refreshForHandoff({ waitMs: STORE_WAIT_EXIT_MS }))
+    const at = await reading
+    const view = this.conversation.view
+    // A store too slow to read in time: session.end reads for itself.
+    if (!read.done || view === undefined || this.conversation.claimAheadAbandoned) return undefined
+    if (this.toolFor(view) === undefined) return { at, segment: view.segment }
+    const claim = await this.store.claim(view.segment, { waitMs: STORE_WAIT_EXIT_MS, at }, true)
+    return { at, segment: view.segment, claim }
+  }
+
+  /** session.end: what classic.SessionEnd claimed ahead, waited for while the window allows; else nothing. */
+  private async takeClaimAhead(deadline: number | undefined): Promise<ClaimAhead | undefined> {
+    const claiming = this.conversation.takeClaimAhead()
+    if (claiming === undefined) return undefined
+    const taken = await within(this.clock, () => this.reserveLeft(deadline), () => claiming)
+    if (taken.done) return taken.value
+    // Not in time: this handoff reads and claims itself, and the claim made ahead, if it comes, is its own.
+    this.conversation.abandonClaimAhead()
+    return undefined
+  }
+
+  /** The request that carries the view's work: end_session with work, close_session with only a Hark session open. */
+  private toolFor(view: NonNullable<ConversationState['view']>): 'end_session' | 'close_session' | undefined {
+    // A brief request opened a Hark session even if its answer, or the record noting it, never came.
+    const open = view.sessionOpen || this.briefs.askedAt > view.closedAt
+    return hasWork(view.work) ? 'end_session' : open ? 'close_session' : undefined
+  }
+
+  /**
    * What `run` would send if the session ended now (SPEC.md: /hark preview): the same steps up to
    * the request (the start and its brief awaited, the store's latest records read and merged), and
    * the same payload builder; nothing is claimed, marked, stored or sent. The conversation's merged
@@ -140,8 +197,11 @@ export class HandOff {
     return { kind: 'end_session', payload }
   }
 
-  /** The steps `run` and `preview` share: the conversation's pending work and the tool that would carry it. */
-  private async pending(deadline: number | undefined): Promise<Pending | { readonly kind: 'idle' | 'moved' | 'nothing' }> {
+  /**
+   * The steps `run` and `preview` share: the conversation's pending work and the tool that would carry it.
+   * `ahead`: what classic.SessionEnd read and claimed, so nothing is read again.
+   */
+  private async pending(deadline: number | undefined, ahead?: ClaimAhead): Promise<Pending | { readonly kind: 'idle' | 'moved' | 'nothing' }> {
     // The start goes on after session.start settles: a session that ends at once waits for it, keeping
     // time in the window for what follows.
     await within(this.clock, () => this.reserveLeft(deadline), () => this.start.started())
@@ -153,22 +213,27 @@ export class HandOff {
     if (this.conversation.moved && !this.conversation.refused) return { kind: 'moved' }
     const exiting = deadline !== undefined
     const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
-    // A session that ends while the start's brief is still coming waits for it, within the window, so
-    // the Hark session it opens is closed by what follows (SPEC.md: session.end).
-    await this.briefs.firstBriefWithin(() => this.reserveLeft(deadline))
-    // The start's pruning and deliveries may hold a claim on this conversation's segment: they go first.
-    await within(this.clock, () => this.reserveLeft(deadline), () => this.start.housekeeping())
-    // The latest merge of every process's record (a refused read leaves this process's own; at exit, the
-    // records read ahead when the exit chain began); nothing is written until there is something to
-    // mark. The clock is read meanwhile, for the claim and the mark.
-    const reading = this.clock.now()
-    await this.bounded(deadline, () => (exiting ? this.store.refreshForHandoff({ waitMs }) : this.store.refresh({ waitMs })))
-    const at = await reading
+    let at: number
+    if (ahead !== undefined) {
+      // The start, its brief and its housekeeping were in, and the records read, when the exit chain began.
+      at = ahead.at
+    } else {
+      // A session that ends while the start's brief is still coming waits for it, within the window, so
+      // the Hark session it opens is closed by what follows (SPEC.md: session.end).
+      await this.briefs.firstBriefWithin(() => this.reserveLeft(deadline))
+      // The start's pruning and deliveries may hold a claim on this conversation's segment: they go first.
+      await within(this.clock, () => this.reserveLeft(deadline), () => this.start.housekeeping())
+      // The latest merge of every process's record (a refused read leaves this process's own; at exit, the
+      // records read ahead when the exit chain began); nothing is written until there is something to
+      // mark. The clock is read meanwhile, for the claim and the mark.
+      const reading = this.clock.now()
+      await this.bounded(deadline, () => (exiting ? this.store.refreshForHandoff({ waitMs }) : this.store.refresh({ waitMs })))
+      at = await reading
+    }
+    // The view as it is now: a change recorded since the read is merged into it.
     const view = this.conversation.view
     if (view === undefined || this.conversation.record === undefined) return { kind: 'idle' }
-    // A brief request opened a Hark session even if its answer, or the record noting it, never came.
-    const open = view.sessionOpen || this.briefs.askedAt > view.closedAt
-    const tool = hasWork(view.work) ? 'end_session' : open ? 'close_session' : undefined
+    const tool = this.toolFor(view)
     if (tool === undefined) return { kind: 'nothing' }
     return { kind: 'pending', tool, project, recordKey, view, work: view.work, notes: view.notes, waitMs, at }
   }

@@ -21,7 +21,7 @@ import type { SessionInfo } from '../../core/ports/session.port'
 import type { HarkCallOptions, HarkGateway } from '../../core/ports/hark.port'
 import type { Host } from '../../core/ports/host.port'
 import type { KeyValueStore } from '../../core/ports/store.port'
-import { CONV, file, ID1, v } from '../support'
+import { CONV, file, ID1, settle, v } from '../support'
 
 const START = 1_000_000
 const WINDOW = 1_500
@@ -30,7 +30,7 @@ const WINDOW = 1_500
  * A clock at START that store calls move by `storeMs` each; waits never end on their own, or with
  * `waitsEnd` after a few real ms (each wait then runs out as soon as the work it bounds is not done).
  */
-function world(storeMs: number, { waitsEnd = false } = {}) {
+function world(storeMs: number, { waitsEnd = false, holdClaim = false } = {}) {
   let now = START
   const never = (signal?: AbortSignal) => new Promise<void>((done) => signal?.addEventListener('abort', () => done()))
   const soon = (signal?: AbortSignal) =>
@@ -40,11 +40,25 @@ function world(storeMs: number, { waitsEnd = false } = {}) {
     })
   const clock: Clock = { now: async () => now, sleep: (_ms, signal) => (waitsEnd ? soon(signal) : never(signal)) }
   const data = new Map<string, unknown>()
+  /** Each store call, as `set <key>`, `get <key>`, `delete <key>` or `keys`. */
+  const calls: string[] = []
+  /** With `holdClaim`, the first claim's write waits for `release()`. */
+  let release = () => {}
+  let held = holdClaim ? new Promise<void>((done) => (release = done)) : undefined
   const store: KeyValueStore = {
-    get: async (k) => ((now += storeMs), data.get(k)),
-    set: async (k, v) => void ((now += storeMs), data.set(k, JSON.parse(JSON.stringify(v)))),
-    delete: async (k) => void ((now += storeMs), data.delete(k)),
-    keys: async () => ((now += storeMs), [...data.keys()]),
+    get: async (k) => (calls.push(`get ${k}`), (now += storeMs), data.get(k)),
+    set: async (k, v) => {
+      calls.push(`set ${k}`)
+      if (held !== undefined && k.startsWith('handoff:')) {
+        const waiting = held
+        held = undefined
+        await waiting
+      }
+      now += storeMs
+      data.set(k, JSON.parse(JSON.stringify(v)))
+    },
+    delete: async (k) => void (calls.push(`delete ${k}`), (now += storeMs), data.delete(k)),
+    keys: async () => (calls.push('keys'), (now += storeMs), [...data.keys()]),
   }
   const entropy: Entropy = { randomHex: (n) => 'c'.repeat(n), sha256: async () => CONV }
   const host = td.object<Host>()
@@ -62,7 +76,7 @@ function world(storeMs: number, { waitsEnd = false } = {}) {
   const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, conversations, clock, host)
   const paths = new ProjectPaths(new PathState(), td.object<Files>(), td.object<SessionInfo>())
   const handOff = new HandOff(start, conversation, hark, conversations, clock, host, briefs, settings, paths)
-  return { handOff, hark, host, health, conversation, conversations, data, elapsed: () => now - START }
+  return { handOff, hark, host, health, start, conversation, conversations, data, calls, release: () => release(), elapsed: () => now - START }
 }
 
 afterEach(() => td.reset())
@@ -110,7 +124,7 @@ describe("the handoff's claim", () => {
   test("a claim this process's prune holds for the segment (folding idle records) is not another process's: the handoff goes out", async () => {
     const w = world(10)
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
-    expect(await w.conversations.claim(0, {}, true)).toEqual({ won: true, refused: false })
+    expect(await w.conversations.claim(0, {}, true)).toMatchObject({ won: true, refused: false })
     const out = await w.handOff.run()
     expect(out).toMatchObject({ kind: 'sent', tool: 'end_session' })
     td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
@@ -125,8 +139,80 @@ describe("the handoff's claim", () => {
 
   test("a claim of this process's that is not the prune's (a handoff running beside it) is not taken over", async () => {
     const w = world(10)
-    expect(await w.conversations.claim(0)).toEqual({ won: true, refused: false })
+    expect(await w.conversations.claim(0)).toMatchObject({ won: true, refused: false })
     expect(await w.handOff.run()).toEqual({ kind: 'taken' })
+  })
+})
+
+const claims = (data: Map<string, unknown>) => [...data.keys()].filter((k) => k.startsWith('handoff:'))
+
+describe('the claim made ahead at classic.SessionEnd (issue 11: end_session within 15 ms of session.end)', () => {
+  test('session.end goes from the mark to end_session: one store write, no read; one claim in all', async () => {
+    const w = world(1)
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
+    w.handOff.claimAhead()
+    await settle()
+    expect(claims(w.data)).toHaveLength(1)
+    const before = w.calls.length
+    expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    expect(w.calls.slice(before)).toEqual([expect.stringMatching(/^set c:/)])
+    expect(claims(w.data)).toHaveLength(1)
+    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
+  })
+
+  test("another process's earlier claim still wins: the claim made ahead loses, and session.end sends nothing", async () => {
+    const w = world(1)
+    w.data.set(claimKey(CONV, 0, START, 'dddddddd'), true)
+    w.handOff.claimAhead()
+    expect(await w.handOff.run(START + WINDOW)).toEqual({ kind: 'taken' })
+    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 0 })
+  })
+
+  test('claimed ahead, then nothing to hand off (the conversation moved): the claim is removed', async () => {
+    const w = world(1)
+    w.handOff.claimAhead()
+    await settle()
+    expect(claims(w.data)).toHaveLength(1)
+    w.conversation.noteMoved(true)
+    expect(await w.handOff.run(START + WINDOW)).toEqual({ kind: 'moved' })
+    expect(claims(w.data)).toEqual([])
+  })
+
+  test('a claim made ahead that the store does not take in time counts as refused (SPEC.md, Limits): session.end hands off this process\'s work, once', async () => {
+    const w = world(0, { waitsEnd: true, holdClaim: true })
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
+    w.handOff.claimAhead()
+    await settle()
+    expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    td.verify(w.host.log(td.matchers.contains('store')), { times: 1 })
+    // Marked as this process's own handoff, so no later process sends it again.
+    expect(w.calls.filter((c) => c.startsWith('set c:'))).toHaveLength(1)
+    w.release()
+    await settle()
+    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
+  })
+
+  test('the claim made ahead is passed on: a handoff that finds it first, as /hark handoff would, wins over it', async () => {
+    const w = world(1)
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
+    w.handOff.claimAhead()
+    await settle()
+    // /hark handoff drops what was prepared for an exit and claims again: the earlier claim is its own.
+    expect(await w.handOff.run()).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    expect(claims(w.data)).toHaveLength(2)
+  })
+
+  test('nothing claimed ahead while the start is still going: session.end does it all', async () => {
+    const w = world(1)
+    let finish = () => {}
+    w.start.begin(() => new Promise<void>((done) => (finish = done)))
+    w.handOff.claimAhead()
+    await settle()
+    expect(claims(w.data)).toEqual([])
+    finish()
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
+    expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    expect(claims(w.data)).toHaveLength(1)
   })
 })
 
