@@ -168,8 +168,8 @@ export async function onClassicSessionEnd(app: Application, $: EngineInterface, 
   const path = typeof e.transcript_path === 'string' ? e.transcript_path : undefined
   await guarded($, app, 'classic.SessionEnd', undefined, async (uc) => {
     await uc.move.run(path)
-    // session.end comes next: its handoff reads and claims now, and the hook does not wait for it.
-    uc.handOff.claimAhead()
+    // session.end comes next: its handoff claims now, while the other records are read.
+    await uc.handOff.claimAhead()
   })
   return next(e)
 }

@@ -137,32 +137,40 @@ export class HandOff {
   }
 
   /**
-   * classic.SessionEnd, once the move check is done: when the start, its brief and its housekeeping are
-   * in, the handoff's steps up to its claim run now, in the background (the read of the other records,
-   * the merge, and the claim, when there is something to hand off), and session.end, which comes next,
-   * goes from the mark to the request (issue 11: end_session within 15 ms of session.end). SPEC's order
-   * stays: read, claim, mark, send. session.end waits for this within its window and goes on alone
-   * when it is not done; a claim stored later is one it takes over as its own. Never rejects.
+   * classic.SessionEnd, once the move check is done (issue 11: end_session within 15 ms of session.end):
+   * when the start, its brief and its housekeeping are in and this process has something to hand off,
+   * the handoff's claim is stored now, while the other records are read, and session.end, which comes
+   * next, goes from the mark to the request. SPEC's rules stay: the first claim wins, and the winner
+   * marks the work closed (at session.end) before it sends anything. The hook waits for this at most
+   * as long as a claim at exit may take; session.end waits for the rest within its window and goes on
+   * alone when it is not done (a claim stored later is one it takes over as its own). Never rejects.
    */
-  claimAhead(): void {
+  async claimAhead(): Promise<void> {
     if (this.start.activeProject === undefined || this.conversation.open === undefined) return
     if (this.conversation.moved || this.conversation.refused) return
-    this.conversation.noteClaimAhead(this.prepareAhead().catch(() => undefined))
+    const preparing = this.prepareAhead().catch(() => undefined)
+    this.conversation.noteClaimAhead(preparing)
+    await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => preparing)
   }
 
   private async prepareAhead(): Promise<ClaimAhead | undefined> {
     // Only what is already in: a start, a brief or housekeeping still going is session.end's to wait for.
     const ready = await within(this.clock, 0, () => Promise.all([this.start.started(), this.start.housekeeping()]))
     if (!ready.done || !(await this.briefs.firstBriefWithin(0))) return undefined
-    const reading = this.clock.now()
-    const read = await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => this.store.refreshForHandoff({ waitMs: STORE_WAIT_EXIT_MS }))
-    const at = await reading
+    const at = await this.clock.now()
+    // The claim goes with what this process knows (its own work, the segment as last read) while the
+    // other records are read: SPEC's rule is on the claims alone, and the mark covers what the read finds.
+    const known = this.conversation.view
+    const claiming = known !== undefined && this.toolFor(known) !== undefined && !this.conversation.claimAheadAbandoned ? this.store.claim(known.segment, { waitMs: STORE_WAIT_EXIT_MS, at }, true) : undefined
+    const [read, claim] = await Promise.all([within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => this.store.refreshForHandoff({ waitMs: STORE_WAIT_EXIT_MS })), claiming])
     const view = this.conversation.view
-    // A store too slow to read in time: session.end reads for itself.
-    if (!read.done || view === undefined || this.conversation.claimAheadAbandoned) return undefined
-    if (this.toolFor(view) === undefined) return { at, segment: view.segment }
-    const claim = await this.store.claim(view.segment, { waitMs: STORE_WAIT_EXIT_MS, at }, true)
-    return { at, segment: view.segment, claim }
+    // A store too slow to read in time, or a segment another process closed meanwhile: session.end reads
+    // and claims for itself, and a claim for a closed segment goes.
+    if (!read.done || view === undefined || (claim !== undefined && view.segment !== known?.segment)) {
+      if (claim?.key !== undefined) await within(this.clock, STORE_WAIT_EXIT_MS, () => this.store.remove(claim.key ?? ''))
+      return undefined
+    }
+    return { at, segment: view.segment, ...(claim === undefined ? {} : { claim }) }
   }
 
   /** session.end: what classic.SessionEnd claimed ahead, waited for while the window allows; else nothing. */

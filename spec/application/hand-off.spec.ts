@@ -150,7 +150,7 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
   test('session.end goes from the mark to end_session: one store write, no read; one claim in all', async () => {
     const w = world(1)
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
-    w.handOff.claimAhead()
+    await w.handOff.claimAhead()
     await settle()
     expect(claims(w.data)).toHaveLength(1)
     const before = w.calls.length
@@ -163,14 +163,14 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
   test("another process's earlier claim still wins: the claim made ahead loses, and session.end sends nothing", async () => {
     const w = world(1)
     w.data.set(claimKey(CONV, 0, START, 'dddddddd'), true)
-    w.handOff.claimAhead()
+    await w.handOff.claimAhead()
     expect(await w.handOff.run(START + WINDOW)).toEqual({ kind: 'taken' })
     td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 0 })
   })
 
   test('claimed ahead, then nothing to hand off (the conversation moved): the claim is removed', async () => {
     const w = world(1)
-    w.handOff.claimAhead()
+    await w.handOff.claimAhead()
     await settle()
     expect(claims(w.data)).toHaveLength(1)
     w.conversation.noteMoved(true)
@@ -181,7 +181,7 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
   test('a claim made ahead that the store does not take in time counts as refused (SPEC.md, Limits): session.end hands off this process\'s work, once', async () => {
     const w = world(0, { waitsEnd: true, holdClaim: true })
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
-    w.handOff.claimAhead()
+    await w.handOff.claimAhead()
     await settle()
     expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
     td.verify(w.host.log(td.matchers.contains('store')), { times: 1 })
@@ -192,10 +192,21 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
   })
 
+  test('a segment another process closed meanwhile: the claim made ahead on the old one goes, and session.end claims the next', async () => {
+    const w = world(1)
+    td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
+    // Another process's record: it handed off segment 0, which this process has not read yet.
+    w.data.set(recordKey(CONV, START, 'bbbb'), { ...newRecord(ID1), segment: 1 })
+    await w.handOff.claimAhead()
+    expect(claims(w.data)).toEqual([])
+    expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    expect(claims(w.data).map((k) => k.split(':')[2])).toEqual(['1'])
+  })
+
   test('the claim made ahead is passed on: a handoff that finds it first, as /hark handoff would, wins over it', async () => {
     const w = world(1)
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
-    w.handOff.claimAhead()
+    await w.handOff.claimAhead()
     await settle()
     // /hark handoff drops what was prepared for an exit and claims again: the earlier claim is its own.
     expect(await w.handOff.run()).toMatchObject({ kind: 'sent', tool: 'end_session' })
@@ -203,10 +214,10 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
   })
 
   test('nothing claimed ahead while the start is still going: session.end does it all', async () => {
-    const w = world(1)
+    const w = world(1, { waitsEnd: true })
     let finish = () => {}
     w.start.begin(() => new Promise<void>((done) => (finish = done)))
-    w.handOff.claimAhead()
+    await w.handOff.claimAhead()
     await settle()
     expect(claims(w.data)).toEqual([])
     finish()

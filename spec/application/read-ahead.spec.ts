@@ -86,4 +86,31 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     await two.uc().handOff.run(clock + 1_500)
     expect(changed(two)).toEqual(['edited src/two.ts'])
   })
+
+  test('two processes each claiming ahead at their exit: each hands off its own part once, on its own segment', async () => {
+    const data = new Map<string, unknown>()
+    const one = load(data, 'one')
+    await start(one)
+    const two = load(data, 'two')
+    await start(two)
+    // Process one has work, saved, before process two (which carries the conversation) exits.
+    await one.uc().guard.after(`${ROOT}/src/one.ts`)
+    await settle()
+    await two.uc().prompt.run()
+    await two.uc().guard.after(`${ROOT}/src/two.ts`)
+    await settle()
+    await two.uc().move.run(undefined)
+    await two.uc().handOff.claimAhead()
+    expect((await two.uc().handOff.run(clock + 1_500)).kind).toBe('sent')
+    expect(changed(two)).toEqual(['edited src/one.ts\nedited src/two.ts'])
+    // Process one records more, then exits.
+    await one.uc().guard.after(`${ROOT}/src/later.ts`)
+    await one.uc().move.run(undefined)
+    await one.uc().handOff.claimAhead()
+    expect((await one.uc().handOff.run(clock + 1_500)).kind).toBe('sent')
+    expect(changed(one)).toEqual(['edited src/later.ts'])
+    const claims = [...data.keys()].filter((k) => k.startsWith('handoff:'))
+    // Process two's claim on segment 0, and process one's on segment 1.
+    expect(claims.map((k) => k.split(':')[2])).toEqual(['0', '1'])
+  })
 })
