@@ -211,6 +211,39 @@ describe('claims', () => {
   })
 })
 
+describe('the exit chain claims at classic.SessionEnd (issue 11)', () => {
+  test('the claim is stored when classic.SessionEnd settles; session.end stores the mark, then sends end_session once', { options, timeoutMs: 15_000 }, async ($, on) => {
+    const store = new FakeStore()
+    const world = createWorld(on, { store })
+    await startSession($)
+    await write($, 'src/a.ts')
+    await settle(world.clock, $.prompt.context(CONTEXT))
+    await world.clock.settle()
+    await $.classic.SessionEnd({ reason: 'other', transcript_path: '' })
+    expect(store.keysWith('handoff:')).toHaveLength(1)
+    expect(world.hark.callsTo('end_session')).toEqual([])
+    const before = store.writes.length
+    await $.session.end({ reason: 'other', sessionId: 'sess', resume: { id: 'sess' } })
+    expect(store.writes.slice(before).filter((k) => k.startsWith('handoff:'))).toEqual([])
+    expect(store.writes.slice(before).filter((k) => k.startsWith('c:'))).toHaveLength(1)
+    expect(changed(world)).toEqual(['edited src/a.ts'])
+    expect(store.keysWith('handoff:')).toHaveLength(1)
+  })
+
+  test('no work, the brief\'s Hark session open: claimed at classic.SessionEnd, close_session sent once', { options, timeoutMs: 15_000 }, async ($, on) => {
+    const store = new FakeStore()
+    const world = createWorld(on, { store })
+    await startSession($)
+    await settle(world.clock, $.prompt.context(CONTEXT))
+    await world.clock.settle()
+    await $.classic.SessionEnd({ reason: 'other', transcript_path: '' })
+    expect(store.keysWith('handoff:')).toHaveLength(1)
+    await $.session.end({ reason: 'other', sessionId: 'sess', resume: { id: 'sess' } })
+    expect(world.hark.callsTo('close_session')).toHaveLength(1)
+    expect(world.hark.callsTo('end_session')).toEqual([])
+  })
+})
+
 describe('the store refuses the claim: each process hands off its own work', () => {
   const conv = new Conversation()
   test('process one records work and is still running', { options, timeoutMs: 15_000 }, async ($, on) => {
