@@ -69,6 +69,8 @@ export interface ClaimAhead {
   /** The clock reading of the refresh (epoch ms), for the claim and the mark. */
   readonly at: number
   readonly segment: number
+  /** The other processes' records as read then (undefined when the store refused the read), for the mark. */
+  readonly others: ReadonlyMap<string, ConversationRecord> | undefined
   /** Undefined when there was nothing to send then, so nothing was claimed. */
   readonly claim?: { readonly key: string | undefined; readonly won: boolean; readonly refused: boolean }
 }

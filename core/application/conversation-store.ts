@@ -199,8 +199,20 @@ export class ConversationStore {
    * sends, and is stored a store call sooner at exit (issue 11: end_session within 15 ms).
    */
   saveOverRefresh(change: RecordChange, options: StoreCallOptions = {}): Promise<boolean> {
+    return this.saveOver(this.refreshed, change, options)
+  }
+
+  /** The other records the last `refresh` or `refreshForHandoff` of this call read (undefined: none, or refused). */
+  get lastRead(): ReadonlyMap<string, ConversationRecord> | undefined {
+    return this.refreshed
+  }
+
+  /**
+   * `save` over `others` as an earlier read found them (a plain `save` when undefined): the handoff's
+   * mark over the records read when its claim was made ahead, in an earlier hook call.
+   */
+  saveOver(others: ReadonlyMap<string, ConversationRecord> | undefined, change: RecordChange, options: StoreCallOptions = {}): Promise<boolean> {
     // `options.at`: the caller's clock reading, for the record's times.
-    const others = this.refreshed
     if (others === undefined) return this.save(change, options)
     return this.health.queue(() => this.apply(change, others, options))
   }

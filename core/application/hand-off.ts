@@ -17,7 +17,7 @@ import type { HarkFailureKind, HarkGateway, HarkResult } from '../ports/hark.por
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
 import type { ClaimAhead } from './conversation-state'
-import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
+import { STORE_WAIT_EXIT_MS, STORE_WAIT_MS, type ConversationState, type ConversationStore, type RecordChange } from './conversation-store'
 import { within } from './deadline'
 import type { ProjectPaths } from './project-paths'
 import type { Settings } from './settings'
@@ -130,9 +130,12 @@ export class HandOff {
     } else {
       // The winner marks the work closed before it sends anything.
       // Over the records the refresh read: the mark covers the view it sends, with no second read.
-      await this.bounded(deadline, () => this.store.saveOverRefresh((r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view), { waitMs: pending.waitMs, at: pending.at }))
+      // (At exit after a claim made ahead, over the records read then, in classic.SessionEnd's call.)
+      const mark: RecordChange = (r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view)
+      const options = { waitMs: pending.waitMs, at: pending.at }
+      await this.bounded(deadline, () => (ahead === undefined ? this.store.saveOverRefresh(mark, options) : this.store.saveOver(ahead.others, mark, options)))
     }
-    if (hasWork(work)) return this.sendHandoff(project.venture, work, notes, deadline)
+    if (hasWork(work)) return this.sendHandoff(project.venture, this.payloadFor(project.venture, work, notes), deadline)
     return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
   }
 
@@ -170,7 +173,7 @@ export class HandOff {
       if (claim?.key !== undefined) await within(this.clock, STORE_WAIT_EXIT_MS, () => this.store.remove(claim.key ?? ''))
       return undefined
     }
-    return { at, segment: view.segment, ...(claim === undefined ? {} : { claim }) }
+    return { at, segment: view.segment, others: this.store.lastRead, ...(claim === undefined ? {} : { claim }) }
   }
 
   /** session.end: what classic.SessionEnd claimed ahead, waited for while the window allows; else nothing. */
@@ -253,8 +256,8 @@ export class HandOff {
     return { work, payload: buildHandoff(venture, work, notes, this.settings.accessKey) }
   }
 
-  private async sendHandoff(venture: Venture, recorded: Work, notes: string | undefined, deadline: number | undefined): Promise<HandoffOutcome> {
-    const { work, payload } = this.payloadFor(venture, recorded, notes)
+  private async sendHandoff(venture: Venture, prepared: { readonly work: Work; readonly payload: HandoffPayload }, deadline: number | undefined): Promise<HandoffOutcome> {
+    const { work, payload } = prepared
     const sent = await this.hark.endSession(payload, { timeoutMs: await this.timeLeft(deadline) })
     if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
     // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.

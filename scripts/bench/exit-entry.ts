@@ -72,6 +72,8 @@ export async function exitOnce(s: Scenario, sleep: (ms: number) => Promise<void>
   exiting = true
   const started = performance.now()
   await uc().move.run(undefined)
+  // As hooks.adapter.ts: the exit's claim at classic.SessionEnd (trees before it have no claimAhead).
+  await (uc().handOff as { claimAhead?: () => Promise<void> }).claimAhead?.()
   await uc().handOff.run(Date.now() + 1_500)
   const ms = performance.now() - started
   return { ms, sent: asked }

@@ -220,7 +220,12 @@ export async function sessionOnce(hops = false): Promise<SessionFigures> {
     await cases.work.bash({ command: 'npm test', failed: false })
   })
   await hook('turn.complete', () => uc().work.notes('Done: the report export.\n\n## Next steps\n- the rounding in deposits'))
-  await hook('classic.SessionEnd', () => uc().move.run(`${ROOT}/.claude/transcript.jsonl`))
+  await hook('classic.SessionEnd', async () => {
+    // As hooks.adapter.ts: the move check, then the exit's claim (trees before it have no claimAhead).
+    const cases = uc() as ReturnType<typeof uc> & { handOff: { claimAhead?: () => Promise<void> } }
+    await cases.move.run(`${ROOT}/.claude/transcript.jsonl`)
+    await cases.handOff.claimAhead?.()
+  })
   await hook('session.end (clear)', async () => {
     const cases = uc()
     await cases.handOff.run(Date.now() + 1_500)

@@ -63,6 +63,20 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     expect(changed(p)).toEqual(['edited src/a.ts'])
   })
 
+  test('with the claim made at classic.SessionEnd (its own hook call), session.end reads nothing from the store', async () => {
+    const p = load(new Map(), 'one')
+    await start(p)
+    await p.uc().guard.after(`${ROOT}/src/a.ts`)
+    const exit = p.uc()
+    await exit.move.run(undefined)
+    await exit.handOff.claimAhead()
+    await settle()
+    const before = p.keyReads()
+    expect((await p.uc().handOff.run(clock + 1_500)).kind).toBe('sent')
+    expect(p.keyReads() - before).toBe(0)
+    expect(changed(p)).toEqual(['edited src/a.ts'])
+  })
+
   test('work another process records after the read ahead is not marked, and goes in its own handoff later', async () => {
     const data = new Map<string, unknown>()
     const one = load(data, 'one')
