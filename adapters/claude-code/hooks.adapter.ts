@@ -19,6 +19,7 @@ import type {
   TurnCompleteInput,
 } from 'claude-code'
 import type { BashReport } from '../../core/domain/bash-report'
+import type { ExitWindow } from '../../core/application/hand-off'
 import type { Application, UseCases } from './application'
 import { enginePortsOf } from './engine-ports'
 
@@ -175,16 +176,25 @@ export async function onClassicSessionEnd(app: Application, $: EngineInterface, 
 }
 
 export async function onSessionEnd(app: Application, $: EngineInterface, e: SessionEndInput, next: Next<'session.end'>) {
-  // SPEC.md: every exit hook shares one window (about 1.5 s); the plugin keeps inside it.
-  const left = next.budget.remainingMs
-  // No budget reported: SPEC's 1.5 s; a budget already spent leaves no time, not a fresh window.
-  const window = Number.isFinite(left) ? Math.max(0, left) : 1_500
+  const window = exitWindow(next)
   await guarded($, app, 'session.end', undefined, async (uc) => {
-    await uc.handOff.run((await $.clock.now()) + window)
+    await uc.handOff.run(window)
   })
   // SPEC.md: after /clear or a resume, the next conversation starts fresh.
   if (e.reason === 'clear' || e.reason === 'resume') app.endConversation()
   return next(e)
+}
+
+/**
+ * SPEC.md: every exit hook shares one window (about 1.5 s); the plugin keeps inside it. At session.end the
+ * engine's budget is that window, its clock never stopping, read fresh on each access (no call to the
+ * engine, so the handoff's request is not held up asking the time). No budget reported: SPEC's 1.5 s from
+ * now; a budget already spent leaves no time, not a fresh window.
+ */
+export function exitWindow(next: Next<'session.end'>): ExitWindow {
+  if (Number.isFinite(next.budget.remainingMs)) return { left: () => Math.max(0, next.budget.remainingMs) }
+  const start = performance.now()
+  return { left: () => Math.max(0, 1_500 - (performance.now() - start)) }
 }
 
 export async function onHarkCommand(app: Application, $: EngineInterface, e: CommandRunInput) {

@@ -33,6 +33,14 @@ const LATER_CLAUSE = ' the handoff is kept on this machine and sent at the next 
 /** At exit, what the store steps leave for the request itself (ms). */
 export const EXIT_REQUEST_MS = 200
 
+/**
+ * The exit window (SPEC.md: session.end; every exit hook shares about 1.5 s): `left()` is what is left of it
+ * now, in ms (never below 0), read fresh on each call and without a call to the engine.
+ */
+export interface ExitWindow {
+  left(): number
+}
+
 export type HandoffOutcome =
   | { readonly kind: 'idle' }
   | { readonly kind: 'moved' }
@@ -88,20 +96,20 @@ export class HandOff {
 
   /**
    * Hands the conversation's pending work off.
-   * @param deadline epoch ms when the exit window ends (session.end), or undefined for /hark handoff
+   * @param exit the exit window (session.end), or undefined for /hark handoff
    */
-  async run(deadline?: number): Promise<HandoffOutcome> {
-    this.exiting = deadline !== undefined
+  async run(exit?: ExitWindow): Promise<HandoffOutcome> {
+    this.exiting = exit !== undefined
     // /hark handoff: what was read or claimed ahead for an exit that has not come is stale by the time it does.
     if (!this.exiting) {
       void this.conversation.takeReadAhead()
       void this.conversation.takeClaimAhead()
     }
-    const ahead = this.exiting ? await this.takeClaimAhead(deadline) : undefined
-    const pending = await this.pending(deadline, ahead)
+    const ahead = this.exiting ? await this.takeClaimAhead(exit) : undefined
+    const pending = await this.pending(exit, ahead)
     if (pending.kind !== 'pending') {
       // Claimed ahead for work that is gone: the claim goes, so it holds up no other process's handoff.
-      if (ahead?.claim?.key !== undefined) await this.bounded(deadline, () => this.store.remove(ahead.claim?.key ?? ''))
+      if (ahead?.claim?.key !== undefined) await this.bounded(exit, () => this.store.remove(ahead.claim?.key ?? ''))
       return pending
     }
     const { project, recordKey, view } = pending
@@ -115,7 +123,7 @@ export class HandOff {
       // From memory first: the work is known even when the store does not take the mark in time.
       const current = this.conversation.record
       let own: ReturnType<typeof ownWork> = current === undefined ? { work } : ownWork(current, recordKey)
-      await this.bounded(deadline, () =>
+      await this.bounded(exit, () =>
         this.store.save(
           (r, { now }) => {
             own = ownWork(r, recordKey)
@@ -133,10 +141,10 @@ export class HandOff {
       // (At exit after a claim made ahead, over the records read then, in classic.SessionEnd's call.)
       const mark: RecordChange = (r, { others, view: latest, now }) => markHandedOff(recordKey, r, latest, others, now, true, view)
       const options = { waitMs: pending.waitMs, at: pending.at }
-      await this.bounded(deadline, () => (ahead === undefined ? this.store.saveOverRefresh(mark, options) : this.store.saveOver(ahead.others, mark, options)))
+      await this.bounded(exit, () => (ahead === undefined ? this.store.saveOverRefresh(mark, options) : this.store.saveOver(ahead.others, mark, options)))
     }
-    if (hasWork(work)) return this.sendHandoff(project.venture, this.payloadFor(project.venture, work, notes), deadline)
-    return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(deadline) }))
+    if (hasWork(work)) return this.sendHandoff(project.venture, this.payloadFor(project.venture, work, notes), exit)
+    return this.finish('close_session', work, await this.hark.closeSession(CLOSE_REASON, { timeoutMs: await this.timeLeft(exit) }))
   }
 
   /**
@@ -177,10 +185,10 @@ export class HandOff {
   }
 
   /** session.end: what classic.SessionEnd claimed ahead, waited for while the window allows; else nothing. */
-  private async takeClaimAhead(deadline: number | undefined): Promise<ClaimAhead | undefined> {
+  private async takeClaimAhead(exit: ExitWindow | undefined): Promise<ClaimAhead | undefined> {
     const claiming = this.conversation.takeClaimAhead()
     if (claiming === undefined) return undefined
-    const taken = await within(this.clock, () => this.reserveLeft(deadline), () => claiming)
+    const taken = await within(this.clock, () => this.reserveLeft(exit), () => claiming)
     if (taken.done) return taken.value
     // Not in time: this handoff reads and claims itself, and the claim made ahead, if it comes, is its own.
     this.conversation.abandonClaimAhead()
@@ -212,17 +220,17 @@ export class HandOff {
    * The steps `run` and `preview` share: the conversation's pending work and the tool that would carry it.
    * `ahead`: what classic.SessionEnd read and claimed, so nothing is read again.
    */
-  private async pending(deadline: number | undefined, ahead?: ClaimAhead): Promise<Pending | { readonly kind: 'idle' | 'moved' | 'nothing' }> {
+  private async pending(exit: ExitWindow | undefined, ahead?: ClaimAhead): Promise<Pending | { readonly kind: 'idle' | 'moved' | 'nothing' }> {
     // The start goes on after session.start settles: a session that ends at once waits for it, keeping
     // time in the window for what follows.
-    await within(this.clock, () => this.reserveLeft(deadline), () => this.start.started())
+    await within(this.clock, () => this.reserveLeft(exit), () => this.start.started())
     const project = this.start.activeProject
     const recordKey = this.conversation.open?.recordKey
     if (project === undefined || recordKey === undefined) return { kind: 'idle' }
     // A moved conversation is handed off by the background process, which reads the store: all of it but
     // what this process's store refused to take, which this process hands off itself (SPEC.md, Limits).
     if (this.conversation.moved && !this.conversation.refused) return { kind: 'moved' }
-    const exiting = deadline !== undefined
+    const exiting = exit !== undefined
     const waitMs = exiting ? STORE_WAIT_EXIT_MS : STORE_WAIT_MS
     let at: number
     if (ahead !== undefined) {
@@ -231,14 +239,14 @@ export class HandOff {
     } else {
       // A session that ends while the start's brief is still coming waits for it, within the window, so
       // the Hark session it opens is closed by what follows (SPEC.md: session.end).
-      await this.briefs.firstBriefWithin(() => this.reserveLeft(deadline))
+      await this.briefs.firstBriefWithin(() => this.reserveLeft(exit))
       // The start's pruning and deliveries may hold a claim on this conversation's segment: they go first.
-      await within(this.clock, () => this.reserveLeft(deadline), () => this.start.housekeeping())
+      await within(this.clock, () => this.reserveLeft(exit), () => this.start.housekeeping())
       // The latest merge of every process's record (a refused read leaves this process's own; at exit, the
       // records read ahead when the exit chain began); nothing is written until there is something to
       // mark. The clock is read meanwhile, for the claim and the mark.
       const reading = this.clock.now()
-      await this.bounded(deadline, () => (exiting ? this.store.refreshForHandoff({ waitMs }) : this.store.refresh({ waitMs })))
+      await this.bounded(exit, () => (exiting ? this.store.refreshForHandoff({ waitMs }) : this.store.refresh({ waitMs })))
       at = await reading
     }
     // The view as it is now: a change recorded since the read is merged into it.
@@ -256,13 +264,13 @@ export class HandOff {
     return { work, payload: buildHandoff(venture, work, notes, this.settings.accessKey) }
   }
 
-  private async sendHandoff(venture: Venture, prepared: { readonly work: Work; readonly payload: HandoffPayload }, deadline: number | undefined): Promise<HandoffOutcome> {
+  private async sendHandoff(venture: Venture, prepared: { readonly work: Work; readonly payload: HandoffPayload }, exit: ExitWindow | undefined): Promise<HandoffOutcome> {
     const { work, payload } = prepared
-    const sent = await this.hark.endSession(payload, { timeoutMs: await this.timeLeft(deadline) })
+    const sent = await this.hark.endSession(payload, { timeoutMs: await this.timeLeft(exit) })
     if (sent.ok || sent.kind === 'timeout') return this.finish('end_session', work, sent)
     // SPEC.md: end_session failed other than by timing out: session_stopped, if exit time is left.
     // One log line tells the whole story.
-    const left = await this.timeLeft(deadline)
+    const left = await this.timeLeft(exit)
     if (left <= 0) {
       const kept = sent.kind === 'unreachable' && (await this.keepForLater(venture, payload))
       this.host.log(`Hark: end_session failed (${sent.detail}), and no exit time was left to ask Hark to draft the handoff instead.${kept ? LATER : ''}`)
@@ -309,23 +317,23 @@ export class HandOff {
    * At exit, a store step queued behind saves still running (a store that answers slowly) waits only
    * while time is left for the request after it; it goes on after that. Elsewhere it is simply awaited.
    */
-  private async bounded(deadline: number | undefined, step: () => Promise<unknown>): Promise<void> {
-    if (deadline === undefined) {
+  private async bounded(exit: ExitWindow | undefined, step: () => Promise<unknown>): Promise<void> {
+    if (exit === undefined) {
       await step()
       return
     }
     // The time left is asked while the step runs, not before it.
-    await within(this.clock, async () => (await this.timeLeft(deadline)) - EXIT_REQUEST_MS, step)
+    await within(this.clock, async () => (await this.timeLeft(exit)) - EXIT_REQUEST_MS, step)
   }
 
   /** ms the start may still be waited for: what is left of the window but the handoff's own reserve. */
-  private async reserveLeft(deadline: number | undefined): Promise<number> {
-    return (await this.timeLeft(deadline)) - EXIT_RESERVE_MS
+  private async reserveLeft(exit: ExitWindow | undefined): Promise<number> {
+    return (await this.timeLeft(exit)) - EXIT_RESERVE_MS
   }
 
-  /** ms a request may wait: 3 s normally; at exit, the rest of the window minus 0.4 s. */
-  private async timeLeft(deadline: number | undefined): Promise<number> {
-    if (deadline === undefined) return 3_000
-    return deadline - EXIT_MARGIN_MS - (await this.clock.now())
+  /** ms a request may wait: 3 s normally; at exit, the rest of the window minus 0.4 s (read with no call to the engine). */
+  private async timeLeft(exit: ExitWindow | undefined): Promise<number> {
+    if (exit === undefined) return 3_000
+    return exit.left() - EXIT_MARGIN_MS
   }
 }

@@ -6,7 +6,7 @@ import * as td from 'testdouble'
 import { afterEach, describe, expect, test } from 'vitest'
 import { BriefService, BriefState } from '../../core/application/brief-service'
 import { ConversationState, ConversationStore, StoreHealth } from '../../core/application/conversation-store'
-import { HandOff } from '../../core/application/hand-off'
+import { HandOff, type ExitWindow } from '../../core/application/hand-off'
 import { describePreview } from '../../core/application/hark-command'
 import { CLOSE_REASON, type HandoffPayload } from '../../core/domain/handoff'
 import { PathState, ProjectPaths } from '../../core/application/project-paths'
@@ -76,7 +76,9 @@ function world(storeMs: number, { waitsEnd = false, holdClaim = false } = {}) {
   const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, conversations, clock, host)
   const paths = new ProjectPaths(new PathState(), td.object<Files>(), td.object<SessionInfo>())
   const handOff = new HandOff(start, conversation, hark, conversations, clock, host, briefs, settings, paths)
-  return { handOff, hark, host, health, start, conversation, conversations, data, calls, release: () => release(), elapsed: () => now - START }
+  /** The exit window ending at `end` on this clock. */
+  const exitBy = (end: number): ExitWindow => ({ left: () => Math.max(0, end - now) })
+  return { handOff, hark, host, health, start, conversation, conversations, data, calls, exitBy, release: () => release(), elapsed: () => now - START }
 }
 
 afterEach(() => td.reset())
@@ -89,7 +91,7 @@ describe('at exit', () => {
       limits.push(options.timeoutMs)
       return { ok: false, kind: 'timeout', detail: 'no answer within 1.0 s' }
     })
-    const out = await w.handOff.run(START + WINDOW)
+    const out = await w.handOff.run(w.exitBy(START + WINDOW))
     expect(out.kind).toBe('failed')
     // The store calls before it (refresh, claim, mark) took this long; the request gets what is left less 0.4 s.
     const before = w.elapsed()
@@ -105,7 +107,7 @@ describe('at exit', () => {
       limits.push(options.timeoutMs)
       return { ok: true, value: undefined }
     })
-    const out = await w.handOff.run(START + WINDOW)
+    const out = await w.handOff.run(w.exitBy(START + WINDOW))
     expect(out).toMatchObject({ kind: 'sent', tool: 'session_stopped' })
     expect(limits[0]).toBeLessThanOrEqual(WINDOW - 400)
   })
@@ -114,7 +116,7 @@ describe('at exit', () => {
     // Store calls of 150 ms each eat the window before the request.
     const w = world(150)
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: false, kind: 'refused', detail: 'HTTP 500' })
-    await w.handOff.run(START + 1_000)
+    await w.handOff.run(w.exitBy(START + 1_000))
     td.verify(w.hark.sessionStopped(td.matchers.anything(), td.matchers.anything()), { times: 0 })
     td.verify(w.host.log(td.matchers.contains('no exit time was left')), { times: 1 })
   })
@@ -154,7 +156,7 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     await settle()
     expect(claims(w.data)).toHaveLength(1)
     const before = w.calls.length
-    expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    expect(await w.handOff.run(w.exitBy(START + WINDOW))).toMatchObject({ kind: 'sent', tool: 'end_session' })
     expect(w.calls.slice(before)).toEqual([expect.stringMatching(/^set c:/)])
     expect(claims(w.data)).toHaveLength(1)
     td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
@@ -164,7 +166,7 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     const w = world(1)
     w.data.set(claimKey(CONV, 0, START, 'dddddddd'), true)
     await w.handOff.claimAhead()
-    expect(await w.handOff.run(START + WINDOW)).toEqual({ kind: 'taken' })
+    expect(await w.handOff.run(w.exitBy(START + WINDOW))).toEqual({ kind: 'taken' })
     td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 0 })
   })
 
@@ -174,7 +176,7 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     await settle()
     expect(claims(w.data)).toHaveLength(1)
     w.conversation.noteMoved(true)
-    expect(await w.handOff.run(START + WINDOW)).toEqual({ kind: 'moved' })
+    expect(await w.handOff.run(w.exitBy(START + WINDOW))).toEqual({ kind: 'moved' })
     expect(claims(w.data)).toEqual([])
   })
 
@@ -183,7 +185,7 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
     await w.handOff.claimAhead()
     await settle()
-    expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    expect(await w.handOff.run(w.exitBy(START + WINDOW))).toMatchObject({ kind: 'sent', tool: 'end_session' })
     td.verify(w.host.log(td.matchers.contains('store')), { times: 1 })
     // Marked as this process's own handoff, so no later process sends it again.
     expect(w.calls.filter((c) => c.startsWith('set c:'))).toHaveLength(1)
@@ -199,7 +201,7 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     w.data.set(recordKey(CONV, START, 'bbbb'), { ...newRecord(ID1), segment: 1 })
     await w.handOff.claimAhead()
     expect(claims(w.data)).toEqual([])
-    expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    expect(await w.handOff.run(w.exitBy(START + WINDOW))).toMatchObject({ kind: 'sent', tool: 'end_session' })
     expect(claims(w.data).map((k) => k.split(':')[2])).toEqual(['1'])
   })
 
@@ -222,7 +224,7 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     expect(claims(w.data)).toEqual([])
     finish()
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
-    expect(await w.handOff.run(START + WINDOW)).toMatchObject({ kind: 'sent', tool: 'end_session' })
+    expect(await w.handOff.run(w.exitBy(START + WINDOW))).toMatchObject({ kind: 'sent', tool: 'end_session' })
     expect(claims(w.data)).toHaveLength(1)
   })
 })
@@ -233,7 +235,7 @@ describe('at exit, a store that holds the save queue', () => {
     // A save of another hook, stuck on a store that never answers.
     void w.health.queue(() => new Promise(() => undefined))
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })
-    const out = await w.handOff.run(START + WINDOW)
+    const out = await w.handOff.run(w.exitBy(START + WINDOW))
     expect(out).toMatchObject({ kind: 'sent', tool: 'end_session' })
   })
 })

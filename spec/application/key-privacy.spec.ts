@@ -167,7 +167,7 @@ async function session(key: string, failures: Partial<Record<string, Failure>>, 
       text(await uc.command.run(args))
     })
   }
-  await hook('session.end', async (uc) => void text(await uc.handOff.run(NOW + 1_500)))
+  await hook('session.end', async (uc) => void text(await uc.handOff.run({ left: () => 1_500 })))
   return { data, seen }
 }
 

@@ -11,6 +11,9 @@ const ROOT = '/home/dev/ledger'
 const KEY = 'hark_spec_key_0123456789'
 const NOW = 1_767_000_000_000
 
+/** An exit window with its 1.5 s all left (the clock here moves only as the plugin reads it). */
+const EXIT = { left: () => 1_500 }
+
 /** The time, a millisecond further at each reading (entries, claims and marks each get their own). */
 let clock = NOW
 
@@ -56,7 +59,7 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     await p.uc().move.run(undefined)
     await settle()
     const before = p.keyReads()
-    const outcome = await p.uc().handOff.run(clock + 1_500)
+    const outcome = await p.uc().handOff.run(EXIT)
     expect(outcome.kind).toBe('sent')
     // One read of the keys: the claim's. The records were read ahead.
     expect(p.keyReads() - before).toBe(1)
@@ -72,7 +75,7 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     await exit.handOff.claimAhead()
     await settle()
     const before = p.keyReads()
-    expect((await p.uc().handOff.run(clock + 1_500)).kind).toBe('sent')
+    expect((await p.uc().handOff.run(EXIT)).kind).toBe('sent')
     expect(p.keyReads() - before).toBe(0)
     expect(changed(p)).toEqual(['edited src/a.ts'])
   })
@@ -92,12 +95,12 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     // Process two records work after process one read ahead.
     await two.uc().guard.after(`${ROOT}/src/two.ts`)
     await settle()
-    expect((await one.uc().handOff.run(clock + 1_500)).kind).toBe('sent')
+    expect((await one.uc().handOff.run(EXIT)).kind).toBe('sent')
     expect(changed(one)).toEqual(['edited src/one.ts'])
     // Process two's exit hands off what process one did not send.
     await two.uc().move.run(undefined)
     await settle()
-    await two.uc().handOff.run(clock + 1_500)
+    await two.uc().handOff.run(EXIT)
     expect(changed(two)).toEqual(['edited src/two.ts'])
   })
 
@@ -115,13 +118,13 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     await settle()
     await two.uc().move.run(undefined)
     await two.uc().handOff.claimAhead()
-    expect((await two.uc().handOff.run(clock + 1_500)).kind).toBe('sent')
+    expect((await two.uc().handOff.run(EXIT)).kind).toBe('sent')
     expect(changed(two)).toEqual(['edited src/one.ts\nedited src/two.ts'])
     // Process one records more, then exits.
     await one.uc().guard.after(`${ROOT}/src/later.ts`)
     await one.uc().move.run(undefined)
     await one.uc().handOff.claimAhead()
-    expect((await one.uc().handOff.run(clock + 1_500)).kind).toBe('sent')
+    expect((await one.uc().handOff.run(EXIT)).kind).toBe('sent')
     expect(changed(one)).toEqual(['edited src/later.ts'])
     const claims = [...data.keys()].filter((k) => k.startsWith('handoff:'))
     // Process two's claim on segment 0, and process one's on segment 1.

@@ -10,6 +10,12 @@ import { settle } from '../support'
 const ROOT = '/home/dev/ledger'
 const KEY = 'hark_spec_key_0123456789'
 
+/** An exit window of `ms` from now, on the real clock. */
+function exitWindow(ms: number) {
+  const start = Date.now()
+  return { left: () => Math.max(0, ms - (Date.now() - start)) }
+}
+
 /** One plugin load over a store whose writes wait until `release()` while `held`. */
 function world({ realClock = false } = {}) {
   const data = new Map<string, unknown>()
@@ -113,7 +119,7 @@ describe('a hook records its work without waiting for the store', () => {
     w.hold()
     for (const f of ['a', 'b', 'c']) await w.app.useCases(w.ports()).guard.after(`${ROOT}/src/${f}.ts`)
     await w.app.useCases(w.ports()).work.notes('Done.\n\n## Next steps\n- ship it')
-    const outcome = await w.app.useCases(w.ports()).handOff.run(Date.now() + 1_500)
+    const outcome = await w.app.useCases(w.ports()).handOff.run(exitWindow(1_500))
     expect(w.sent).toContain('end_session')
     expect(outcome.kind === 'sent' || outcome.kind === 'failed' ? outcome.work.files : []).toEqual(['src/a.ts', 'src/b.ts', 'src/c.ts'])
     w.release()
