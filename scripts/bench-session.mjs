@@ -101,6 +101,8 @@ async function session(kind, dir, i) {
     claudeS: round(run.claudeWallS, 2),
     loaded: load !== undefined,
     loadMs: load?.ms,
+    scanMs: load?.scanMs,
+    workerMs: load?.workerMs,
     hooks: hooks.map(({ start, end: stop, ...h }) => h),
     ownTotalMs: round(hooks.reduce((sum, h) => sum + h.ownMs, 0)),
     hark: requests.map((r) => r.tool),
@@ -183,6 +185,8 @@ async function measure() {
       overheadTotalMs: sum(events.map((e) => e.overheadMs)),
       loadMs: { plugin: median(all[side].map((r) => r.loadMs)), floor: median(all.floor.map((r) => r.loadMs)) },
       loadRange: { plugin: range(all[side].map((r) => r.loadMs)), floor: range(all.floor.map((r) => r.loadMs)) },
+      scanMs: { plugin: median(all[side].map((r) => r.scanMs)), floor: median(all.floor.map((r) => r.scanMs)) },
+      workerMs: { plugin: median(all[side].map((r) => r.workerMs)), floor: median(all.floor.map((r) => r.workerMs)) },
       hark: { plugin: harkSets, floor: [...new Set(all.floor.map((r) => counts(r.hark)))] },
       store: {
         writes: median(all[side].map((r) => r.store.writes)),
@@ -266,7 +270,11 @@ function printTable(report) {
   const harkTotal = events.reduce((sum, e) => sum + (e.harkMs ?? 0), 0)
   console.log(`  ${pad('sum of the medians', width)}${lpad(f(summary.ownTotalMs.plugin), 8)}${lpad(f(summary.ownTotalMs.floor), 8)}${lpad(signed(summary.overheadTotalMs), 10)}${lpad(f(harkTotal), 12)}`)
   console.log('  (of it Hark: the time the hook waited on its Hark requests, as $.http.fetch logs it, median; in brackets how many)')
-  console.log(`\nModule load (hooks worker spawned → module loaded), median ms: plugin ${f(summary.loadMs.plugin)}, floor ${f(summary.loadMs.floor)}, ${signed(summary.loadMs.plugin - summary.loadMs.floor)}`)
+  console.log(`\nModule load (Found N plugins → module loaded), median ms: plugin ${f(summary.loadMs.plugin)}, floor ${f(summary.loadMs.floor)}, ${signed(summary.loadMs.plugin - summary.loadMs.floor)}`)
+  if (summary.scanMs !== undefined) {
+    console.log(`  the engine's scan on its main thread (Found N plugins → hooks worker spawned): plugin ${f(summary.scanMs.plugin)}, floor ${f(summary.scanMs.floor)}, ${signed(summary.scanMs.plugin - summary.scanMs.floor)}`)
+    console.log(`  the worker (spawned → module loaded): plugin ${f(summary.workerMs.plugin)}, floor ${f(summary.workerMs.floor)}, ${signed(summary.workerMs.plugin - summary.workerMs.floor)}`)
+  }
   console.log(`Hark requests per session: ${summary.hark.plugin.join(' | ') || 'none'}${summary.hark.plugin.length > 1 ? ' (differs between runs)' : ''}; the floor: ${summary.hark.floor.join(' | ') || 'none'}`)
   const s = summary.store
   const missed = all.plugin.length - s.fullyWatched
@@ -303,6 +311,10 @@ function printAgainst(report, width) {
   console.log(`  ${pad('sum of the medians', width)}${lpad(f(report.summary.overheadTotalMs), col)}${lpad(f(a.summary.overheadTotalMs), col)}`)
   const load = (s) => s.loadMs.plugin - s.loadMs.floor
   console.log(`  ${pad('module load above the floor', width)}${lpad(f(load(report.summary)), col)}${lpad(f(load(a.summary)), col)}`)
+  const scan = (s) => (s.scanMs === undefined ? NaN : s.scanMs.plugin - s.scanMs.floor)
+  const worker = (s) => (s.workerMs === undefined ? NaN : s.workerMs.plugin - s.workerMs.floor)
+  console.log(`  ${pad('  of it the scan, before the worker', width)}${lpad(f(scan(report.summary)), col)}${lpad(f(scan(a.summary)), col)}`)
+  console.log(`  ${pad('  of it the worker', width)}${lpad(f(worker(report.summary)), col)}${lpad(f(worker(a.summary)), col)}`)
   const end = (s) => s.endSession.afterSessionEndMs
   console.log(`  ${pad('end_session after session.end began', width)}${lpad(f(end(report.summary)).replace('+', ''), col)}${lpad(f(end(a.summary)).replace('+', ''), col)}`)
   console.log(`  ${pad('store writes', width)}${lpad(report.summary.store.writes, col)}${lpad(a.summary.store.writes, col)}`)

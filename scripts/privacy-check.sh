@@ -14,3 +14,13 @@ if [ "$count" -ne 2 ] || [ "$fetch" -ne 1 ] || [ "$env" -ne 1 ]; then
   exit 1
 fi
 echo "privacy check passed: the one literal Hark URL and the one CLAUDE_BG_SOURCE read"
+
+# The module the engine loads is the bundle of that source (build/register.js, scripts/build-module.mjs):
+# the same two calls, and no other, in it.
+bundle=$(grep -oE '\$\.(http\.fetch|process\.|fs\.write|env\.get)[^,)]*' build/register.js)
+echo "$bundle"
+if [ "$(printf '%s\n' "$bundle" | grep -c .)" -ne 2 ] || ! printf '%s\n' "$bundle" | grep -qx '\$\.http\.fetch("https://harkstudio\.io/mcp"' || ! printf '%s\n' "$bundle" | grep -qx '\$\.env\.get("CLAUDE_BG_SOURCE"'; then
+  echo "privacy check FAILED: build/register.js must hold exactly the literal Hark fetch and the CLAUDE_BG_SOURCE read" >&2
+  exit 1
+fi
+echo "privacy check passed for build/register.js too"

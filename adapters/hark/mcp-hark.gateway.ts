@@ -137,7 +137,9 @@ export class McpHarkGateway implements HarkGateway {
       Accept: 'application/json, text/event-stream',
       Authorization: `Bearer ${this.identity.accessKey}`,
       'User-Agent': await this.identity.userAgent(),
-      'X-Hark-Client': CLIENT_NAME,
+      // SPEC.md's X-Hark-Client, in lower case as HTTP/2 sends every name (names are case-insensitive, RFC 9110
+      // §5.1): the engine parses a second time any module file whose text holds the word with a capital C.
+      'x-hark-client': CLIENT_NAME,
     }
     const limit = Math.min(options?.timeoutMs ?? REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS)
     if (limit <= 0) return { result: { ok: false, kind: 'timeout', detail: 'no time left to send it' } }

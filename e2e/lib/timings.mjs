@@ -36,12 +36,21 @@ export function debugLines(text) {
   return out
 }
 
-/** The label the engine gives the plugin's module (`hark-memory@inline` with --plugin-dir), and when it loaded. */
+/**
+ * The label the engine gives the plugin's module (`hark-memory@inline` with --plugin-dir), and what its load
+ * cost: `ms` from `Found N plugins` (the engine then scans each hooks module on its main thread: walks the
+ * imports, transpiles and parses every file; docs/engine.md) to the module loaded in the worker, split into
+ * `scanMs` (to `hooks worker spawned`) and `workerMs` (the worker's start, the module's load and `register`).
+ */
 export function moduleLoad(lines, plugin = 'hark-memory') {
+  const found = lines.find((l) => /^Found \d+ plugins/.test(l.text))
   const spawned = lines.find((l) => l.text.startsWith('hooks worker spawned'))
   for (const l of lines) {
     const m = l.text.match(LOADED)
-    if (m && m[1].startsWith(`${plugin}@`)) return { label: m[1], host: m[2], at: l.t, ms: spawned ? l.t - spawned.t : undefined }
+    if (!m || !m[1].startsWith(`${plugin}@`)) continue
+    const scanMs = found && spawned ? spawned.t - found.t : undefined
+    const workerMs = spawned ? l.t - spawned.t : undefined
+    return { label: m[1], host: m[2], at: l.t, ms: scanMs !== undefined && workerMs !== undefined ? scanMs + workerMs : undefined, scanMs, workerMs }
   }
   return undefined
 }

@@ -45,7 +45,7 @@ describe('the Hark MCP client', () => {
       Accept: 'application/json, text/event-stream',
       Authorization: `Bearer ${KEY}`,
       'User-Agent': 'hark-mod/0.2.3 (claude-code/2.1.332)',
-      'X-Hark-Client': 'claude-code-mod',
+      'x-hark-client': 'claude-code-mod',
     })
     const body = JSON.parse(sent[0]!.body) as Record<string, unknown>
     expect(body).toMatchObject({
