@@ -93,7 +93,7 @@ export async function onEdit<E extends ToolCallInput>(app: Application, $: Engin
   if (!verdict.go) return { deny: verdict.deny }
   const result = await next(e)
   if (!('deny' in result && result.deny !== undefined) && result.isError !== true) {
-    await guarded($, app, 'tool.call', undefined, (uc) => uc.guard.after(file))
+    await guarded($, app, 'tool.call', undefined, (uc) => uc.guard.after(file, verdict.placed))
   }
   return result
 }

@@ -115,11 +115,18 @@ export class McpHarkGateway implements HarkGateway {
     return value === undefined ? { ok: false, kind: 'refused', detail: missing } : { ok: true, value }
   }
 
-  /** One `tools/call`, its ending noted in HarkAnswers (never throws: a clock that does is left unnoted). */
+  /**
+   * One `tools/call`, its ending noted in HarkAnswers once the clock has said when (never throws: a clock
+   * that does is left unnoted). The caller does not wait for that reading: it is a call to the engine, and
+   * the first guarded edit or the handoff would wait for it before going on with Hark's answer.
+   */
   private async call(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<HarkResult<unknown>> {
     const { result, status } = await this.request(tool, args, options)
-    const at = await this.clock.now().catch(() => undefined)
-    if (at !== undefined) this.answers.record({ tool, outcome: result.ok ? 'ok' : result.kind, ...(status !== undefined && { status }), at })
+    const outcome = result.ok ? 'ok' : result.kind
+    this.clock.now().then(
+      (at) => this.answers.record({ tool, outcome, ...(status !== undefined && { status }), at }),
+      () => undefined,
+    )
     return result
   }
 

@@ -31,13 +31,20 @@ export const DECISION_RETRY_MS = 60_000
 export const ALLOW = 'Allow'
 export const STOP = 'Stop'
 
-export type EditVerdict = { readonly go: true } | { readonly go: false; readonly deny: string }
+/**
+ * Before an edit: `go`, or a deny. A `go` carries where the file was placed (`placed.path`: relative to the
+ * project, or undefined outside it), for the same call's `after`, so the session folder is not asked twice.
+ */
+export type EditVerdict = { readonly go: true; readonly placed?: Placed } | { readonly go: false; readonly deny: string }
+
+/** Where `before` placed the edited file: relative to the project with `/`, or undefined (outside, or idle). */
+export interface Placed {
+  readonly path: string | undefined
+}
 
 export interface Decisions {
   /** The settled, scoped decisions from the last good fetch. */
   readonly records: readonly GuardRecord[]
-  /** When they were fetched (epoch ms). */
-  readonly fetchedAt: number
 }
 
 /** The edit guard's memory for one conversation. */
@@ -53,11 +60,21 @@ export class GuardState {
     this.stale = true
   }
 
-  /** @internal GuardEdit's own reads and writes, below. */
-  needsFetch(now: number): boolean {
-    const fresh = this.fetched !== undefined && !this.stale
-    const waiting = this.failedAt !== undefined && now - this.failedAt < DECISION_RETRY_MS
-    return !fresh && !waiting
+  /**
+   * @internal GuardEdit's own reads and writes, below. Whether deciding to fetch needs the time: only
+   * while a failed fetch's minute may still be running (each clock reading is a call to the engine,
+   * and the first guarded edit waits for every one of them).
+   */
+  get needsClock(): boolean {
+    return !this.fresh && this.failedAt !== undefined
+  }
+  /** @internal `now` (epoch ms) is needed only when `needsClock` says so. */
+  needsFetch(now: number | undefined): boolean {
+    const waiting = this.failedAt !== undefined && (now === undefined || now - this.failedAt < DECISION_RETRY_MS)
+    return !this.fresh && !waiting
+  }
+  private get fresh(): boolean {
+    return this.fetched !== undefined && !this.stale
   }
   /** @internal Edits running in parallel share one fetch. */
   shareFetch(start: () => Promise<void>): Promise<void> {
@@ -106,31 +123,32 @@ export class GuardEdit {
   /** Before the edit: `go`, or a deny that tells Claude why and not to retry. */
   async before(filePath: string): Promise<EditVerdict> {
     const path = await this.pathInProject(filePath)
-    if (path === undefined) return { go: true }
+    const placed = { path }
+    if (path === undefined) return { go: true, placed }
     const guard = await this.guard()
     const allowed = new Set(this.conversation.view?.allowed ?? this.conversation.record?.allowed ?? [])
     const matches = guard.match(path).filter((r) => !allowed.has(r.key))
-    if (matches.length === 0) return { go: true }
+    if (matches.length === 0) return { go: true, placed }
     let answer: string
     try {
       answer = await this.host.ask(guardQuestion(path, matches), [ALLOW, STOP])
     } catch (error) {
       const line = `Hark: ${path} is covered by ${titles(matches)}, but the question could not be shown (${describeError(error)}); the edit goes ahead.`
       this.host.log(withoutControls(line).replace(/[\r\n\t]+/g, ' '))
-      return { go: true }
+      return { go: true, placed }
     }
     if (answer === ALLOW) {
       const keys = matches.map((m) => m.key)
       await this.store.save((record) => allow(record, keys))
-      return { go: true }
+      return { go: true, placed }
     }
     const said = answer === STOP || answer.trim() === '' ? '' : `\nThe user answered: ${answer.trim().slice(0, 500)}`
     return { go: false, deny: `${stopReason(path, matches)}${said}` }
   }
 
-  /** After a successful edit: record the file's path, relative to the project. */
-  async after(filePath: string): Promise<void> {
-    const path = await this.pathInProject(filePath)
+  /** After a successful edit: record the file's path, relative to the project (`placed`: as `before` found it). */
+  async after(filePath: string, placed?: Placed): Promise<void> {
+    const path = placed === undefined ? await this.pathInProject(filePath) : placed.path
     // Only a path the store and the handoff take (no `\`, no drive-like first name, at most 1,000
     // characters): a file recorded but never sent would make the handoff say less than was done.
     if (path === undefined || !isProjectRelative(path)) return
@@ -161,16 +179,20 @@ export class GuardEdit {
   private async refreshDecisions(): Promise<void> {
     const project = this.start.activeProject
     if (project === undefined) return
-    const now = await this.clock.now()
+    const now = this.state.needsClock ? await this.clock.now() : undefined
     // After a failed fetch, decisions from an earlier good fetch still count.
     if (this.state.needsFetch(now)) await this.state.shareFetch(() => this.fetchDecisions(project.venture, now))
   }
 
-  private async fetchDecisions(venture: Venture, now: number): Promise<void> {
+  /** `asked`: when the fetch was decided on, if the clock was read for it (the failure's minute runs from then). */
+  private async fetchDecisions(venture: Venture, asked: number | undefined): Promise<void> {
     const result = await this.hark.listDecisions(venture)
     if (result.ok) {
-      this.state.fetchedNow({ records: result.value, fetchedAt: now })
-    } else if (this.state.fetchFailed(now)) {
+      this.state.fetchedNow({ records: result.value })
+      return
+    }
+    const now = asked ?? (await this.clock.now())
+    if (this.state.fetchFailed(now)) {
       this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again a minute later.`)
     }
   }

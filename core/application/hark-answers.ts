@@ -26,9 +26,11 @@ const MAX_TOOLS = 16
 export class HarkAnswers {
   private readonly byTool = new Map<string, HarkAnswer>()
 
-  /** @internal The gateway's own write: `answer` replaces the tool's previous one. */
+  /** @internal The gateway's own write: `answer` replaces the tool's previous one, unless that one is later. */
   record(answer: HarkAnswer): void {
-    if (!this.byTool.has(answer.tool) && this.byTool.size >= MAX_TOOLS) return
+    const kept = this.byTool.get(answer.tool)
+    if (kept === undefined && this.byTool.size >= MAX_TOOLS) return
+    if (kept !== undefined && kept.at > answer.at) return
     this.byTool.set(answer.tool, answer)
   }
 

@@ -206,13 +206,14 @@ export async function sessionOnce(hops = false): Promise<SessionFigures> {
     await started(cases)
     const verdict = await cases.guard.before(`${ROOT}/src/db/queries.sql`)
     if (!verdict.go) throw new Error('the guard stopped the edit')
-    await uc().guard.after(`${ROOT}/src/db/queries.sql`)
+    // As the hooks adapter does: the after part takes the path the before part placed (older trees ignore it).
+    await uc().guard.after(`${ROOT}/src/db/queries.sql`, verdict.placed)
   })
   await hook('tool.call Edit, unguarded (before, after)', async () => {
     const cases = uc()
     await started(cases)
-    await cases.guard.before(`${ROOT}/src/report.ts`)
-    await uc().guard.after(`${ROOT}/src/report.ts`)
+    const verdict = await cases.guard.before(`${ROOT}/src/report.ts`)
+    await uc().guard.after(`${ROOT}/src/report.ts`, verdict.go ? verdict.placed : undefined)
   })
   await hook('tool.call Bash npm test', async () => {
     const cases = uc()

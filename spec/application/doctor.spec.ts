@@ -118,6 +118,13 @@ describe('renderDoctor and the answers it reads', () => {
     expect(text).toContain('Versions: hark-memory (unknown), Claude Code (unknown)')
   })
 
+  test('HarkAnswers keeps the later answer when an earlier one is noted after it (the clock is read after the reply)', () => {
+    const answers = new HarkAnswers()
+    answers.record({ tool: 'end_session', outcome: 'ok', status: 200, at: 20 })
+    answers.record({ tool: 'end_session', outcome: 'timeout', at: 10 })
+    expect(answers.last).toEqual([{ tool: 'end_session', outcome: 'ok', status: 200, at: 20 }])
+  })
+
   test('HarkAnswers keeps the last answer per tool, in first-call order', () => {
     const answers = new HarkAnswers()
     answers.record({ tool: 'get_agent_brief', outcome: 'timeout', at: 1 })
