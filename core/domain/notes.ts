@@ -12,7 +12,7 @@
  * times every rule on 200 KB of its own hostile input. Provider token formats are matched by
  * token-formats.ts (facts from gitleaks' and secretlint's rule sets), linear by construction.
  */
-import { redactTokens } from './token-formats'
+import { redactTokens, shannonEntropy } from './token-formats'
 
 export { TOKEN_FORMATS } from './token-formats'
 
@@ -127,6 +127,15 @@ const COLON = new RegExp(
 const FLAG_VALUE = new RegExp(`(?<![A-Za-z0-9_-])(--[A-Za-z][A-Za-z0-9_.-]*)([ \\t]+)(${QUOTED}|[^\\s'"\`;&|<>-][^\\s'"\`;&|<>]*)`, 'g')
 /** What may follow an unquoted value on its line for it to count as the whole value: these, then a comment or the line end. */
 const AFTER_VALUE = /[\s`'".,;)\]}]/
+/**
+ * A value that looks like a credential: 16 or more characters of a token's alphabet (base64, base64url, hex),
+ * with a letter and a digit, as the Bearer rule above reads one. Such a value after a secret name is a setting
+ * wherever it stands, not only at the end of its line: a header in a curl line (`-H "X-API-Key: 3f2a…"
+ * https://…`), `the api_key = 9c1d… worked` (gitleaks' generic-api-key reads a keyword then a token the same way).
+ */
+const CREDENTIAL_LIKE = /^(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9\-._~+/=]{16,}$/
+/** …and not a placeholder (`AAAAAAAAAAAAAAA1`): bits a character over its first 64, as token-formats.ts measures it. */
+const CREDENTIAL_ENTROPY = 3
 
 /** The redaction alone. */
 export function redactSecrets(text: string, accessKey?: string): string {
@@ -244,17 +253,22 @@ function redactSettings(text: string): string {
     return /^[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(s.slice(from, at))
   }
 
+  /** A credential-like value after a name that holds one of the secret words (a part alone, `pass`, is not enough). */
+  const credentialAfterSecretWord = (name: string, value: string): boolean =>
+    SECRET_WORDS.test(name) && CREDENTIAL_LIKE.test(value) && shannonEntropy(value) >= CREDENTIAL_ENTROPY
+
   let out = text.replace(ASSIGNMENT, (m, name: string, before: string, after: string, value: string, offset: number, s: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
-    // `name = value` with spaces reads like prose unless the value is quoted or ends the line.
-    if ((before !== '' || after !== '') && !quoted(value) && !endsLine(s, offset + m.length)) return m
+    // `name = value` with spaces reads like prose unless the value is quoted, ends the line, or looks like a credential.
+    if ((before !== '' || after !== '') && !quoted(value) && !endsLine(s, offset + m.length) && !credentialAfterSecretWord(name, value)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
   })
   out = out.replace(COLON, (m, q: string, name: string, _b: string, _a: string, value: string, offset: number, s: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
-    // A bare `Name: value` needs the value to end its line (`Password: the one in the vault` stays);
-    // a quoted name (JSON) or a quoted value is a setting wherever it stands.
-    if (q === '' && !quoted(value) && !endsLine(s, offset + m.length)) return m
+    // A bare `Name: value` needs the value to end its line (`Password: the one in the vault` stays), or to look
+    // like a credential after a name with KEY, SECRET, TOKEN or PASSWORD in it (a header in a curl line); a
+    // quoted name (JSON) or a quoted value is a setting wherever it stands.
+    if (q === '' && !quoted(value) && !endsLine(s, offset + m.length) && !credentialAfterSecretWord(name, value)) return m
     // A name secret only by a part (`pass`, `auth`) after other words is prose (`Tests pass: 48/48`); at the
     // start of a line (`pass: hunter2`, `- auth: x`) it is a setting.
     if (q === '' && !SECRET_WORDS.test(name) && !startsLine(s, offset)) return m

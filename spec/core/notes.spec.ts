@@ -111,6 +111,11 @@ const SECRETS: readonly (readonly [string, string, string, string])[] = [
   ['AUTH as a word of the name', `BASIC_AUTH=admin:${fill(10)}`, fill(10), 'BASIC_AUTH='],
   ['CREDENTIAL', `GIT_CREDENTIALS=${fill(16)}`, fill(16), 'GIT_CREDENTIALS='],
   ['PASSPHRASE', `GPG_PASSPHRASE=${fill(16)}`, fill(16), 'GPG_PASSPHRASE='],
+  // A credential-like value after a secret name, wherever it stands (not only at the end of its line).
+  ['a header in a curl line', `curl -H "X-API-Key: ${fill(32, HEX)}" https://api.example.com/v1`, fill(32, HEX), '" https://api.example.com/v1'],
+  ['a header with no space', `curl --header 'X-Auth-Token:${fill(24)}' https://api.example.com`, fill(24), "' https://api.example.com"],
+  ['a header named in prose', `Send X-API-Key: ${fill(32, HEX)} with each call.`, fill(32, HEX), ' with each call.'],
+  ['a spaced setting in prose', `the api_key = ${fill(20)} worked on staging`, fill(20), ' worked on staging'],
 ]
 
 describe('redaction of secrets (SPEC.md: The handoff)', () => {
@@ -150,6 +155,9 @@ const NEAR_MISSES: readonly (readonly [string, string])[] = [
   ['ghp_ too short', 'ghp_config is a variable'],
   ['prose about a password', 'The password is in the vault.'],
   ['a label in prose', 'Password: the one in the team vault'],
+  ['a key label before words', 'API key: see the team vault, then restart.'],
+  ['a token count', 'Tokens: 4096 of 8192 used, then the run stopped.'],
+  ['a part-secret name before a token-like value', 'Tests pass: 48/48 in 3f2a9c0d7b6e4f1a8c2d run.'],
   ['prose with = and spaces', 'the key = the main thing to remember'],
   ['key=value as a phrase', 'The file holds key=value lines.'],
   ['a boolean setting', 'TOKENIZERS_PARALLELISM=false'],
