@@ -16,8 +16,8 @@
 //   plugin           this tree as the engine loads it (hooks/hooks.json → build/register.js)
 // Prints the median of each and its difference from the floor. Asserts nothing; no test runs it.
 //
-//   node scripts/bench-load.mjs [rounds]   (default 7; about 2 s a sample)
-//   node scripts/bench-load.mjs --json
+//   node scripts/bench-load.mjs [rounds] [--json] [--keep]   (default 7 rounds of 5 starts, about 0.7 s a start:
+//                                                              25 s; --keep keeps each start's debug.log)
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -26,10 +26,19 @@ import { E2E_DIR, REPO_DIR, claudeBin, engineEnv, run } from '../e2e/lib/session
 import { startFakeModel } from '../e2e/lib/fake-model.mjs'
 import { debugLines, moduleLoad } from '../e2e/lib/timings.mjs'
 
-const { values: opt, positionals } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } })
-const rounds = Number(positionals[0] ?? '7')
-if (!Number.isInteger(rounds) || rounds < 1) {
-  console.error(`rounds must be a whole number ≥ 1, not ${positionals[0]}`)
+const usage = 'usage: node scripts/bench-load.mjs [rounds] [--json] [--keep]   (rounds: a whole number ≥ 1, default 7)'
+let parsed
+try {
+  parsed = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } })
+} catch (error) {
+  console.error(`${error.message}\n${usage}`)
+  process.exit(2)
+}
+const { values: opt, positionals } = parsed
+const roundsText = positionals[0] ?? '7'
+const rounds = /^\d+$/.test(roundsText) ? Number(roundsText) : NaN
+if (!Number.isInteger(rounds) || rounds < 1 || positionals.length > 1) {
+  console.error(`rounds must be a whole number ≥ 1, not ${JSON.stringify(positionals.slice(0, 2).join(' '))}\n${usage}`)
   process.exit(2)
 }
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-bench-load-'))
@@ -104,7 +113,8 @@ try {
   }
 } finally {
   await model.close()
-  if (!opt.keep) fs.rmSync(base, { recursive: true, force: true })
+  if (opt.keep) process.stderr.write(`  kept every start's folder (debug.log, home/) under ${base}\n`)
+  else fs.rmSync(base, { recursive: true, force: true })
 }
 
 /** The scan and the worker's part; for the stand-in whose register fails, the worker's part ends at the failure. */

@@ -129,7 +129,8 @@ describe("the handoff's claim", () => {
     expect(await w.conversations.claim(0, {}, true)).toMatchObject({ won: true, refused: false })
     const out = await w.handOff.run()
     expect(out).toMatchObject({ kind: 'sent', tool: 'end_session' })
-    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
+    // Stubbed (it answers), so counted with explain rather than verified (testdouble warns on both for one call).
+    expect(td.explain(w.hark.endSession).callCount).toBe(1)
   })
 
   test("another process's earlier claim still wins: this one sends nothing", async () => {
@@ -159,7 +160,8 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     expect(await w.handOff.run(w.exitBy(START + WINDOW))).toMatchObject({ kind: 'sent', tool: 'end_session' })
     expect(w.calls.slice(before)).toEqual([expect.stringMatching(/^set c:/)])
     expect(claims(w.data)).toHaveLength(1)
-    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
+    // Stubbed (it answers), so counted with explain rather than verified (testdouble warns on both for one call).
+    expect(td.explain(w.hark.endSession).callCount).toBe(1)
   })
 
   test("another process's earlier claim still wins: the claim made ahead loses, and session.end sends nothing", async () => {
@@ -191,7 +193,8 @@ describe('the claim made ahead at classic.SessionEnd (issue 11: end_session with
     expect(w.calls.filter((c) => c.startsWith('set c:'))).toHaveLength(1)
     w.release()
     await settle()
-    td.verify(w.hark.endSession(td.matchers.anything(), td.matchers.anything()), { times: 1 })
+    // Stubbed (it answers), so counted with explain rather than verified (testdouble warns on both for one call).
+    expect(td.explain(w.hark.endSession).callCount).toBe(1)
   })
 
   test('a segment another process closed meanwhile: the claim made ahead on the old one goes, and session.end claims the next', async () => {
