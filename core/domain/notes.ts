@@ -77,9 +77,18 @@ const PEM_OPEN =
 /** A PuTTY private key file. */
 const PUTTY = /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g
 
-/** `Authorization: Bearer …` (also Basic, token, and Proxy-Authorization): the credential goes. */
-const AUTHORIZATION =
-  /\b((?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?)(?:(Bearer|Basic|Token|Digest|Bot|Negotiate|AWS4-HMAC-SHA256)[ \t]+)?([^\s"'`,;]+)/gi
+/**
+ * `Authorization: <scheme> <credentials>` (RFC 9110 §11.6.2; also Proxy-Authorization): the scheme word stays,
+ * whatever it is (Bearer, Basic, ApiKey, SSWS, Splunk, DeepL-Auth-Key, AWS4-HMAC-SHA256, …), and the credentials
+ * go: a token, or `name=value` parameters with quoted values and the comma-separated parameters after them
+ * (`Token token="…"`, `Credential=…, SignedHeaders=…, Signature=…`).
+ */
+const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|[^\\s"'\`,;]*)`
+const AUTHORIZATION = new RegExp(
+  `\\b((?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?)(?:([A-Za-z][A-Za-z0-9_-]{0,31})[ \\t]+(?=[^\\s"'\`]))?` +
+    `(?:${AUTH_PARAM}|[^\\s"'\`,;]+)(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*`,
+  'gi',
+)
 /** `Bearer <token>` anywhere, when the token looks like one (16+ characters with a digit). */
 const BEARER = /\b(Bearer\s+)([A-Za-z0-9\-._~+/]{16,}=*)/g
 /** `curl -u user:password`: the password goes. */
@@ -102,25 +111,54 @@ export function isSecretName(name: string): boolean {
   const bare = name.replace(/^-+/, '')
   if (NOT_SECRET_NAMES.has(bare.toLowerCase())) return false
   if (SECRET_WORDS.test(bare)) return true
-  const parts = bare
+  return nameParts(bare).some((p) => SECRET_PARTS.has(p))
+}
+
+/** A name's words, lower case: split at `_`, `-`, `.` and camelCase (`X-API-Key` → x, api, key). */
+function nameParts(name: string): string[] {
+  return name
+    .replace(/^-+/, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
+    .filter((p) => p !== '')
     .map((p) => p.toLowerCase())
-  return parts.some((p) => SECRET_PARTS.has(p))
+}
+
+/**
+ * Whether an unquoted value reads as a credential rather than a word, path or version: CREDENTIAL_LIKE, not a
+ * placeholder (entropy), not shaped like a path or a version, and at most one word of four or more letters
+ * between its separators (`node-modules-3f2a…` and `bert-base-uncased-v2` are names; `sk_live_51Hq…` is not).
+ */
+function looksLikeCredential(value: string): boolean {
+  if (!CREDENTIAL_LIKE.test(value) || PATH_LIKE.test(value) || VERSION_LIKE.test(value)) return false
+  if (shannonEntropy(value) < CREDENTIAL_ENTROPY) return false
+  const words = value.split(/[-._~+/=]+/).filter((part) => WORD_PART.test(part) && !HEX_PART.test(part))
+  return words.length < 2
 }
 
 const NAME = '-{0,2}[A-Za-z_][A-Za-z0-9_.-]*'
-const QUOTED = `"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'`
+const QUOTED = `"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'|\`[^\`\\n]*\``
 /**
  * A GitHub Actions expression, `${{ secrets.X }}`: a reference, kept whole. At most 200 characters inside,
  * so a line of `${{` with no end costs each try 200 steps, not the rest of the line (linear in the input).
  */
 const EXPRESSION = '\\$\\{\\{[^}\\n]{0,200}\\}\\}'
-/** `NAME=value`, `export NAME=value`, `NAME = "value"`, `name := "value"`, `--name=value`, `?name=value&`. */
-const ASSIGNMENT = new RegExp(`(?<![A-Za-z0-9_.$-])(${NAME})([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${EXPRESSION}|[^\\s'"\`;&<>]+)`, 'g')
+/**
+ * An unquoted value may not start with another setting's name (`Header: X-API-Key: …`, `--from-literal=api-key=…`):
+ * then the outer name is not a setting here, and the inner one is read where it starts.
+ */
+const NOT_A_LABEL = `(?!${NAME}[ \\t]*:?=(?!=)|${NAME}[ \\t]*:[ \\t])`
+/**
+ * `NAME=value`, `export NAME=value`, `NAME = "value"`, `name := "value"`, `--name=value`, `?name=value&`,
+ * `"X-API-Key" = "value"` (a PowerShell hashtable).
+ */
+const ASSIGNMENT = new RegExp(
+  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${EXPRESSION}|${NOT_A_LABEL}[^\\s'"\`;&<>]+)`,
+  'g',
+)
 /** `name: value` (YAML, headers), `"name": "value"` (JSON), `**Name:** value`. */
 const COLON = new RegExp(
-  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):(?!//)([ \\t]*(?:(?:\\*\\*|__)[ \\t]*)?)(${QUOTED}|${EXPRESSION}|[^\\s'"\`,;{}\\[\\]]+)`,
+  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):(?!//)([ \\t]*(?:(?:\\*\\*|__)[ \\t]*)?)(${QUOTED}|${EXPRESSION}|${NOT_A_LABEL}[^\\s'"\`,;{}\\[\\]]+)`,
   'g',
 )
 /** `--password value` (a long flag, then a value that is not another flag). */
@@ -134,6 +172,13 @@ const AFTER_VALUE = /[\s`'".,;)\]}]/
  * https://…`), `the api_key = 9c1d… worked` (gitleaks' generic-api-key reads a keyword then a token the same way).
  */
 const CREDENTIAL_LIKE = /^(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9\-._~+/=]{16,}$/
+/** The last word of a name that holds a credential (`X-API-Key`, `apiKey`, `X-Auth-Token`; not `tokenizer`, `secretName`). */
+const CREDENTIAL_NAME_END = new Set(['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials'])
+/** Values shaped like a path (`./config/dev.pem`, `/etc/ssl/x`), a version (`1.2.3-rc.4`), or words (`bert-base-uncased`). */
+const PATH_LIKE = /^(?:\.{0,2}\/|~\/)|\.[A-Za-z]{1,5}$/
+const VERSION_LIKE = /^v?\d+(?:\.\d+)+/
+const WORD_PART = /^[A-Za-z]{4,}$/
+const HEX_PART = /^[0-9A-Fa-f]+$/
 /** …and not a placeholder (`AAAAAAAAAAAAAAA1`): bits a character over its first 64, as token-formats.ts measures it. */
 const CREDENTIAL_ENTROPY = 3
 
@@ -232,10 +277,10 @@ export function redactAccessKey(text: string, accessKey: string | undefined): st
 }
 
 function redactSettings(text: string): string {
-  const valueOf = (quoted: string): string => quoted.replace(/^(["'])([\s\S]*)\1$/, '$2')
+  const valueOf = (quoted: string): string => quoted.replace(/^(["'`])([\s\S]*)\1$/, '$2')
   const redactValue = (value: string): string => {
     const q = value[0]
-    return (q === '"' || q === "'") && value.length >= 2 && value.endsWith(q) ? `${q}${REDACTED}${q}` : REDACTED
+    return (q === '"' || q === "'" || q === '`') && value.length >= 2 && value.endsWith(q) ? `${q}${REDACTED}${q}` : REDACTED
   }
   /** Whether only closing punctuation, then a comment or the line end, follows `from`. */
   const endsLine = (s: string, from: number): boolean => {
@@ -246,21 +291,22 @@ function redactSettings(text: string): string {
     }
     return true
   }
-  const quoted = (v: string): boolean => /^["']/.test(v)
+  const quoted = (v: string): boolean => /^["'`]/.test(v)
   /** Whether only indentation, a list or quote marker, or `**` comes before `at` on its line. */
   const startsLine = (s: string, at: number): boolean => {
     const from = s.lastIndexOf('\n', at - 1) + 1
     return /^[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(s.slice(from, at))
   }
 
-  /** A credential-like value after a name that holds one of the secret words (a part alone, `pass`, is not enough). */
+  /** A value that looks like a credential after a name whose last word names one (`X-API-Key`, not `tokenizer`). */
   const credentialAfterSecretWord = (name: string, value: string): boolean =>
-    SECRET_WORDS.test(name) && CREDENTIAL_LIKE.test(value) && shannonEntropy(value) >= CREDENTIAL_ENTROPY
+    CREDENTIAL_NAME_END.has(nameParts(name).at(-1) ?? '') && looksLikeCredential(value)
 
-  let out = text.replace(ASSIGNMENT, (m, name: string, before: string, after: string, value: string, offset: number, s: string) => {
+  let out = text.replace(ASSIGNMENT, (m, q: string, name: string, before: string, after: string, value: string, offset: number, s: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
-    // `name = value` with spaces reads like prose unless the value is quoted, ends the line, or looks like a credential.
-    if ((before !== '' || after !== '') && !quoted(value) && !endsLine(s, offset + m.length) && !credentialAfterSecretWord(name, value)) return m
+    // `name = value` with spaces reads like prose unless the name or the value is quoted, the value ends the
+    // line, or it looks like a credential after a name that names one.
+    if (q === '' && (before !== '' || after !== '') && !quoted(value) && !endsLine(s, offset + m.length) && !credentialAfterSecretWord(name, value)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
   })
   out = out.replace(COLON, (m, q: string, name: string, _b: string, _a: string, value: string, offset: number, s: string) => {

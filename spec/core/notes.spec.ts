@@ -546,6 +546,8 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
     // Found by review: an expression opened on every setting and never closed (was 1.3 s at 64 KB).
     ['expressions', ['a:${{', '"a":${{', 'key=${{ ', 'x: ${{ secrets.'], 'abc${ .'],
     ['spaces', [' ', '\t', 'a:  ', 'key = ', 'x \n'], ' \t'],
+    // Found by review: a label before a secret name, the scheme words and parameters of Authorization, quoted names.
+    ['labels and schemes', ['Header: X-API-Key: ', 'a: ', 'a=', '--x=api-key=', '"a" = "', 'Authorization: ApiKey ', 'Authorization: Token token="', 'Authorization: X a=b, ', 'API key: `'], 'abc123=,:"` -'],
     ['code fences', ['```\n', '~~~', '> > > ', '1. ```', '```js\nx\n'], '`~> -'],
     ['escapes', ['\u001b[', '\u001b]8;;', '\u001b]8;;http://e\u0007', '\u009b', '\u001b(', '\u202e'], '0123;?:[] \u001b\u0007'],
   ] as const)('the %s pass', (_name, prefixes, body) => {
@@ -562,6 +564,43 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
       expect(timed(() => redactSecrets(text))).toBeLessThan(BOUND_MS)
     }
   }, 30_000)
+})
+
+describe('found by review (issue 11 round): realistic pasted text', () => {
+  const key = fill(27)
+  test.each([
+    ['any Authorization scheme keeps its word and loses its credentials', `Authorization: ApiKey ${key}`, 'Authorization: ApiKey '],
+    ['SSWS in a curl header', `curl -H 'Authorization: SSWS ${key}' https://x.okta.com`, "' https://x.okta.com"],
+    ['DeepL-Auth-Key with its suffix', `Authorization: DeepL-Auth-Key ${key}:fx`, 'DeepL-Auth-Key '],
+    ['a quoted parameter', `Authorization: Token token="${key}"`, 'Authorization: Token '],
+    ['comma-separated parameters', `Authorization: HMAC-SHA256 Credential=abc/20240101, SignedHeaders=host, Signature=${key}`, 'HMAC-SHA256 '],
+    ['a label before the secret name', `Header: X-API-Key: ${key}`, 'X-API-Key: '],
+    ['a label before it, mid-line', `Sent: X-API-Key: ${key} with it`, ' with it'],
+    ['a setting inside a flag value', `kubectl create secret generic app --from-literal=api-key=${key} -n prod`, ' -n prod'],
+    ['a setting after another', `--set-env-vars=API_KEY=${key}`, '--set-env-vars=API_KEY='],
+    ['a PowerShell hashtable', `Invoke-RestMethod -Headers @{ "X-API-Key" = "${key}" }`, '"X-API-Key" = "'],
+    ['a value in backticks', `**API key:** \`${key}\``, '**API key:** `'],
+  ] as const)('%s', (_what, text, kept) => {
+    const out = redactSecrets(text)
+    expect(out).not.toContain(key)
+    expect(out).toContain(REDACTED)
+    expect(out).toContain(kept)
+  })
+
+  test.each([
+    ['a tokenizer name', 'tokenizer: bert-base-uncased-v2 gave 512 tokens'],
+    ['a cache key of words', 'Cache key: node-modules-3f2a9c0d7b6e4f1a restored in 12s'],
+    ['a key file path', 'Keyfile: /etc/ssl/private/server-2024.key was rotated'],
+    ['a relative path', 'the key = ./config/keys/dev-key-2024.pem locally'],
+    ['a column name', 'Primary key: user_id_2024_migration_v3 on the table'],
+    ['a version', 'version key: 1.2.3-rc.4+build.20240115 in package.json'],
+    ['a word ending in key', 'monkey: chaos-monkey-v2.3.1-beta run ok'],
+    ['a name that only starts with secret', 'secretName: prod-db-credentials-v3 mounted by the pod'],
+    ['the Authorization header in prose', 'Add the Authorization header to the request.'],
+    ['labels without secrets', 'time: 10:30 and url: http://x, image: nginx:1.25'],
+  ] as const)('stays: %s', (_what, text) => {
+    expect(redactSecrets(text)).toBe(text)
+  })
 })
 
 test('found by review: a name secret only by a part is a setting at the start of a line, prose after other words', () => {
