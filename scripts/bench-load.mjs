@@ -68,14 +68,22 @@ function ownCodeAlone() {
   return dir
 }
 
-const plugins = [
-  { name: 'floor', dir: floorDir },
-  { name: '+ inversify', dir: floorWith('inversify', 'vendor/inversify.js', "import { Container as kept } from './inversify.js'") },
-  { name: '+ picomatch', dir: floorWith('picomatch', 'vendor/picomatch.js', "import kept from './picomatch.js'") },
-  { name: '+ own code', dir: ownCodeAlone() },
-  { name: 'plugin', dir: REPO_DIR },
-]
-const sizes = Object.fromEntries(plugins.map((p) => [p.name, codeBytes(p.dir)]))
+let plugins
+let sizes
+try {
+  plugins = [
+    { name: 'floor', dir: floorDir },
+    { name: '+ inversify', dir: floorWith('inversify', 'vendor/inversify.js', "import { Container as kept } from './inversify.js'") },
+    { name: '+ picomatch', dir: floorWith('picomatch', 'vendor/picomatch.js', "import kept from './picomatch.js'") },
+    // The one plugin here whose register fails (no container): its worker part is timed to the failure.
+    { name: '+ own code', dir: ownCodeAlone(), failsToRegister: true },
+    { name: 'plugin', dir: REPO_DIR },
+  ]
+  sizes = Object.fromEntries(plugins.map((p) => [p.name, codeBytes(p.dir)]))
+} catch (error) {
+  fs.rmSync(base, { recursive: true, force: true })
+  throw error
+}
 
 function codeBytes(dir) {
   const module = JSON.parse(fs.readFileSync(path.join(dir, 'hooks', 'hooks.json'), 'utf8')).modules[0]
@@ -91,17 +99,26 @@ function codeBytes(dir) {
   return [...seen].reduce((n, f) => n + fs.statSync(f).size, 0)
 }
 
-const model = await startFakeModel({ scenario: { prompt: 'hi', steps: [[{ type: 'text', text: 'ok' }]] }, dir: path.join(base, 'model'), ttlS: 3600 })
 const samples = Object.fromEntries(plugins.map((p) => [p.name, []]))
+const cleanUp = () => {
+  if (!opt.keep) fs.rmSync(base, { recursive: true, force: true })
+}
+process.once('SIGINT', () => {
+  cleanUp()
+  process.exit(130)
+})
+let model
 try {
+  model = await startFakeModel({ scenario: { prompt: 'hi', steps: [[{ type: 'text', text: 'ok' }]] }, dir: path.join(base, 'model'), ttlS: 3600 })
   for (let round = 0; round <= rounds; round++) {
-    for (const p of plugins) {
+    // Each round starts one plugin further on, so none always runs first or after the same one.
+    for (const p of plugins.map((_, i) => plugins[(i + round) % plugins.length])) {
       const dir = path.join(base, `${round}-${p.name.replace(/\W+/g, '')}`)
       const home = path.join(dir, 'home')
       fs.mkdirSync(home, { recursive: true })
       const debug = path.join(dir, 'debug.log')
       await run(claudeBin(), ['-p', 'hi', '--plugin-dir', p.dir, '--debug-file', debug], { cwd: home, env: engineEnv({ home, modelPort: model.port }), timeoutS: 60 })
-      const load = loadOf(debugLines(fs.existsSync(debug) ? fs.readFileSync(debug, 'utf8') : ''))
+      const load = loadOf(debugLines(fs.existsSync(debug) ? fs.readFileSync(debug, 'utf8') : ''), p.failsToRegister === true)
       if (round === 0) {
         process.stderr.write(`  warm-up ${p.name}: ${load ? `scan ${load.scanMs} ms, worker ${load.workerMs} ms` : 'no load line'}\n`)
       } else if (load?.scanMs !== undefined && load.workerMs !== undefined) {
@@ -112,15 +129,15 @@ try {
     if (round > 0) process.stderr.write(`  round ${round}/${rounds}\n`)
   }
 } finally {
-  await model.close()
+  await model?.close().catch(() => undefined)
   if (opt.keep) process.stderr.write(`  kept every start's folder (debug.log, home/) under ${base}\n`)
-  else fs.rmSync(base, { recursive: true, force: true })
+  cleanUp()
 }
 
 /** The scan and the worker's part; for the stand-in whose register fails, the worker's part ends at the failure. */
-function loadOf(lines) {
+function loadOf(lines, failsToRegister) {
   const load = moduleLoad(lines)
-  if (load !== undefined) return load
+  if (load !== undefined || !failsToRegister) return load
   const found = lines.find((l) => /^Found \d+ plugins/.test(l.text))
   const spawned = lines.find((l) => l.text.startsWith('hooks worker spawned'))
   const failed = lines.find((l) => /hooks module hark-memory@\S+ failed to load/.test(l.text))
@@ -148,6 +165,10 @@ if (opt.json) {
   console.log('median ms; scan = Found N plugins → hooks worker spawned (main thread), worker = spawned → module loaded')
   console.log(`  ${'plugin'.padEnd(14)} ${'code KB'.padStart(8)} ${'scan'.padStart(7)} ${'range'.padStart(11)} ${'worker'.padStart(7)}   above the floor: scan  worker`)
   for (const s of summary) {
+    if (s.n === 0) {
+      console.log(`  ${s.name.padEnd(14)} ${(s.bytes / 1024).toFixed(0).padStart(8)}   no start of it logged a load (run with --keep and read its debug.log)`)
+      continue
+    }
     console.log(`  ${s.name.padEnd(14)} ${(s.bytes / 1024).toFixed(0).padStart(8)} ${s.scanMs.toFixed(1).padStart(7)} ${`${s.scanRange[0]}–${s.scanRange[1]}`.padStart(11)} ${s.workerMs.toFixed(1).padStart(7)}   ${s === floor ? '                 ' : `${sign(s.scanMs - floor.scanMs)} ${sign(s.workerMs - floor.workerMs)}`}`)
   }
 }

@@ -121,18 +121,25 @@ export class McpHarkGateway implements HarkGateway {
    * the first guarded edit or the handoff would wait for it before going on with Hark's answer.
    */
   private async call(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<HarkResult<unknown>> {
-    const { result, status } = await this.request(tool, args, options)
+    const { result, status, order } = await this.request(tool, args, options)
     const outcome = result.ok ? 'ok' : result.kind
-    this.clock.now().then(
-      (at) => this.answers.record({ tool, outcome, ...(status !== undefined && { status }), at }),
-      () => undefined,
-    )
+    Promise.resolve()
+      .then(() => this.clock.now())
+      .then(
+        (at) => this.answers.record({ tool, outcome, ...(status !== undefined && { status }), at }, order),
+        () => undefined,
+      )
     return result
   }
 
   /** Builds the request, waits at most the limit, reads the reply; with the HTTP status when one came. */
-  private async request(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<{ result: HarkResult<unknown>; status?: number }> {
-    const id = nextRequestId++
+  /** `order`: the request's JSON-RPC id, which grows with each request of the plugin load (HarkAnswers keeps the latest). */
+  private async request(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<{ result: HarkResult<unknown>; status?: number; order: number }> {
+    const order = nextRequestId++
+    return { ...(await this.send(tool, args, order, options)), order }
+  }
+
+  private async send(tool: string, args: Record<string, unknown>, id: number, options?: HarkCallOptions): Promise<{ result: HarkResult<unknown>; status?: number }> {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id,

@@ -32,14 +32,14 @@ export const ALLOW = 'Allow'
 export const STOP = 'Stop'
 
 /**
- * Before an edit: `go`, or a deny. A `go` carries where the file was placed (`placed.path`: relative to the
- * project, or undefined outside it), for the same call's `after`, so the session folder is not asked twice.
+ * Before an edit: `go`, or a deny. A `go` carries where the file was placed inside the project, when it was,
+ * for the same call's `after`, so the session folder is not asked twice.
  */
 export type EditVerdict = { readonly go: true; readonly placed?: Placed } | { readonly go: false; readonly deny: string }
 
-/** Where `before` placed the edited file: relative to the project with `/`, or undefined (outside, or idle). */
+/** Where `before` placed the edited file: relative to the project, with `/`. */
 export interface Placed {
-  readonly path: string | undefined
+  readonly path: string
 }
 
 export interface Decisions {
@@ -52,6 +52,8 @@ export class GuardState {
   private fetched: Decisions | undefined
   private stale = false
   private failedAt: number | undefined
+  /** A fetch failed when the clock could not say when: the minute starts at the next reading it gives. */
+  private failedUntimed = false
   private inFlight: Promise<void> | undefined
   private compiled: { readonly decisions: Decisions | undefined; readonly brief: Brief | undefined; readonly guard: CompiledGuard } | undefined
 
@@ -66,12 +68,22 @@ export class GuardState {
    * and the first guarded edit waits for every one of them).
    */
   get needsClock(): boolean {
-    return !this.fresh && this.failedAt !== undefined
+    return !this.fresh && (this.failedAt !== undefined || this.failedUntimed)
   }
-  /** @internal `now` (epoch ms) is needed only when `needsClock` says so. */
+  /**
+   * @internal `now` (epoch ms, undefined when the clock gave none) is needed only when `needsClock` says so.
+   * While a failure is on record and no reading comes, nothing is fetched (never a request on every edit).
+   */
   needsFetch(now: number | undefined): boolean {
-    const waiting = this.failedAt !== undefined && (now === undefined || now - this.failedAt < DECISION_RETRY_MS)
-    return !this.fresh && !waiting
+    if (this.fresh) return false
+    if (this.failedUntimed) {
+      if (now !== undefined) {
+        this.failedAt = now
+        this.failedUntimed = false
+      }
+      return false
+    }
+    return this.failedAt === undefined || (now !== undefined && now - this.failedAt >= DECISION_RETRY_MS)
   }
   private get fresh(): boolean {
     return this.fetched !== undefined && !this.stale
@@ -88,11 +100,16 @@ export class GuardState {
     this.fetched = decisions
     this.stale = false
     this.failedAt = undefined
+    this.failedUntimed = false
   }
-  /** @internal True for the first failure of a run (one log line however long Hark stays away). */
-  fetchFailed(now: number): boolean {
-    const first = this.failedAt === undefined
+  /**
+   * @internal True for the first failure of a run (one log line however long Hark stays away). `now`:
+   * when it failed (epoch ms), or undefined when the clock could not say.
+   */
+  fetchFailed(now: number | undefined): boolean {
+    const first = this.failedAt === undefined && !this.failedUntimed
     this.failedAt = now
+    this.failedUntimed = now === undefined
     return first
   }
   /** @internal The guard over these decisions and this brief's non-goals, compiled once for both. */
@@ -123,8 +140,9 @@ export class GuardEdit {
   /** Before the edit: `go`, or a deny that tells Claude why and not to retry. */
   async before(filePath: string): Promise<EditVerdict> {
     const path = await this.pathInProject(filePath)
+    if (path === undefined) return { go: true }
+    // Carried to `after` only when found: a Write that creates folders may land inside only once it has run.
     const placed = { path }
-    if (path === undefined) return { go: true, placed }
     const guard = await this.guard()
     const allowed = new Set(this.conversation.view?.allowed ?? this.conversation.record?.allowed ?? [])
     const matches = guard.match(path).filter((r) => !allowed.has(r.key))
@@ -179,7 +197,7 @@ export class GuardEdit {
   private async refreshDecisions(): Promise<void> {
     const project = this.start.activeProject
     if (project === undefined) return
-    const now = this.state.needsClock ? await this.clock.now() : undefined
+    const now = this.state.needsClock ? await this.clock.now().catch(() => undefined) : undefined
     // After a failed fetch, decisions from an earlier good fetch still count.
     if (this.state.needsFetch(now)) await this.state.shareFetch(() => this.fetchDecisions(project.venture, now))
   }
@@ -191,7 +209,7 @@ export class GuardEdit {
       this.state.fetchedNow({ records: result.value })
       return
     }
-    const now = asked ?? (await this.clock.now())
+    const now = asked ?? (await this.clock.now().catch(() => undefined))
     if (this.state.fetchFailed(now)) {
       this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again a minute later.`)
     }

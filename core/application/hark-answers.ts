@@ -24,18 +24,22 @@ export interface HarkAnswer {
 const MAX_TOOLS = 16
 
 export class HarkAnswers {
-  private readonly byTool = new Map<string, HarkAnswer>()
+  private readonly byTool = new Map<string, { readonly answer: HarkAnswer; readonly order: number }>()
 
-  /** @internal The gateway's own write: `answer` replaces the tool's previous one, unless that one is later. */
-  record(answer: HarkAnswer): void {
+  /**
+   * @internal The gateway's own write: `answer` replaces the tool's previous one unless that one's request came
+   * later. `order` grows with each request (the gateway notes an answer once the clock has said when, so two
+   * notes may land out of order; a clock set back must not hide the newer one).
+   */
+  record(answer: HarkAnswer, order: number): void {
     const kept = this.byTool.get(answer.tool)
     if (kept === undefined && this.byTool.size >= MAX_TOOLS) return
-    if (kept !== undefined && kept.at > answer.at) return
-    this.byTool.set(answer.tool, answer)
+    if (kept !== undefined && kept.order > order) return
+    this.byTool.set(answer.tool, { answer, order })
   }
 
   /** The last answer per tool, in the order each tool was first called. */
   get last(): readonly HarkAnswer[] {
-    return [...this.byTool.values()]
+    return [...this.byTool.values()].map((k) => k.answer)
   }
 }

@@ -118,18 +118,21 @@ describe('renderDoctor and the answers it reads', () => {
     expect(text).toContain('Versions: hark-memory (unknown), Claude Code (unknown)')
   })
 
-  test('HarkAnswers keeps the later answer when an earlier one is noted after it (the clock is read after the reply)', () => {
+  test('HarkAnswers keeps the later request\'s answer when an earlier one is noted after it, whatever the clock said', () => {
     const answers = new HarkAnswers()
-    answers.record({ tool: 'end_session', outcome: 'ok', status: 200, at: 20 })
-    answers.record({ tool: 'end_session', outcome: 'timeout', at: 10 })
+    answers.record({ tool: 'end_session', outcome: 'ok', status: 200, at: 20 }, 7)
+    answers.record({ tool: 'end_session', outcome: 'timeout', at: 10 }, 6)
     expect(answers.last).toEqual([{ tool: 'end_session', outcome: 'ok', status: 200, at: 20 }])
+    // A clock set back: the newer request's answer still wins.
+    answers.record({ tool: 'end_session', outcome: 'unreachable', at: 5 }, 8)
+    expect(answers.last).toEqual([{ tool: 'end_session', outcome: 'unreachable', at: 5 }])
   })
 
   test('HarkAnswers keeps the last answer per tool, in first-call order', () => {
     const answers = new HarkAnswers()
-    answers.record({ tool: 'get_agent_brief', outcome: 'timeout', at: 1 })
-    answers.record({ tool: 'list_candidates', outcome: 'ok', status: 200, at: 2 })
-    answers.record({ tool: 'get_agent_brief', outcome: 'ok', status: 200, at: 3 })
+    answers.record({ tool: 'get_agent_brief', outcome: 'timeout', at: 1 }, 1)
+    answers.record({ tool: 'list_candidates', outcome: 'ok', status: 200, at: 2 }, 2)
+    answers.record({ tool: 'get_agent_brief', outcome: 'ok', status: 200, at: 3 }, 3)
     expect(answers.last).toEqual([
       { tool: 'get_agent_brief', outcome: 'ok', status: 200, at: 3 },
       { tool: 'list_candidates', outcome: 'ok', status: 200, at: 2 },

@@ -45,4 +45,15 @@ describe('GuardState: whether to fetch the decisions, and whether that needs the
     expect(state.needsClock).toBe(false)
     expect(state.needsFetch(undefined)).toBe(false)
   })
+
+  test('a failure the clock could not time: no fetch until a reading comes, then the minute runs from it', () => {
+    const state = new GuardState()
+    expect(state.fetchFailed(undefined)).toBe(true)
+    expect(state.needsClock).toBe(true)
+    expect(state.needsFetch(undefined)).toBe(false)
+    expect(state.needsFetch(10_000)).toBe(false)
+    expect(state.needsFetch(10_000 + DECISION_RETRY_MS - 1)).toBe(false)
+    expect(state.needsFetch(10_000 + DECISION_RETRY_MS)).toBe(true)
+    expect(state.fetchFailed(undefined)).toBe(false)
+  })
 })
