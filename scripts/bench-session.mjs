@@ -216,7 +216,10 @@ async function measure() {
         value: over25.map((e) => `${e.name} ${e.overheadMs}${e.harkRequests > 0 ? ' (waits for Hark)' : ''}`).join('; ') || 'none',
         met: over25.filter((e) => e.harkRequests === 0).length === 0 && over25.length <= 1,
       },
-      { target: 'module load ≤ the floor + 20 ms', value: round((summary.loadMs.plugin ?? NaN) - (summary.loadMs.floor ?? NaN)), met: summary.loadMs.plugin - summary.loadMs.floor <= 20, unit: 'ms above the floor' },
+      // Issue 11 measured the module load in the worker (spawned → loaded); the engine's scan before it was found
+      // later, and is held to the same bound here so it is never out of sight (docs/performance.md, "Module load").
+      { target: 'module load in the worker ≤ the floor + 20 ms', value: round((summary.workerMs?.plugin ?? NaN) - (summary.workerMs?.floor ?? NaN)), met: summary.workerMs?.plugin - summary.workerMs?.floor <= 20, unit: 'ms above the floor' },
+      { target: "the engine's scan before the worker ≤ the floor + 20 ms", value: round((summary.scanMs?.plugin ?? NaN) - (summary.scanMs?.floor ?? NaN)), met: summary.scanMs?.plugin - summary.scanMs?.floor <= 20, unit: 'ms above the floor (npm run bench:load: inversify alone +83, picomatch +37)' },
       { target: 'no store write that changes nothing', value: summary.store.unchanged, met: summary.store.unchanged === 0, unit: 'writes that change only savedAt (median)' },
       { target: 'end_session within 15 ms of session.end starting', value: summary.endSession.afterSessionEndMs, met: summary.endSession.afterSessionEndMs !== undefined && summary.endSession.afterSessionEndMs <= 15, unit: 'ms (median)' },
     ]
