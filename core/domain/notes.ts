@@ -83,10 +83,12 @@ const PUTTY = /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+
  * go: a token, or `name=value` parameters with quoted values and the comma-separated parameters after them
  * (`Token token="…"`, `Credential=…, SignedHeaders=…, Signature=…`).
  */
-const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|[^\\s"'\`,;]*)`
+const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|[^\\s"'\`,]*)`
+/** A scheme word: letters and hyphens (`Bearer`, `ApiKey`, `DeepL-Auth-Key`) or the HMAC family; a word with a digit is a credential. */
+const AUTH_SCHEME = '(?:[A-Za-z0-9]{1,16}-)?HMAC-SHA[0-9]{1,3}|[A-Za-z][A-Za-z-]{1,31}'
 const AUTHORIZATION = new RegExp(
-  `\\b((?:Proxy-)?Authorization["']?[ \\t]*[:=][ \\t]*["']?)(?:([A-Za-z][A-Za-z0-9_-]{0,31})[ \\t]+(?=[^\\s"'\`]))?` +
-    `(?:${AUTH_PARAM}|[^\\s"'\`,;]+)(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*`,
+  `\\b((?:Proxy-)?Authorization(?:\\*\\*|__)?["']?[ \\t]*[:=](?:[ \\t]*(?:\\*\\*|__))?[ \\t]*["']?)(?:(${AUTH_SCHEME})[ \\t]+(?=[^\\s'\`]))?` +
+    `(?:${AUTH_PARAM}|"[^"\\n]{1,1024}"|[^\\s"'\`,;]+)(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*`,
   'gi',
 )
 /** `Bearer <token>` anywhere, when the token looks like one (16+ characters with a digit). */
@@ -137,34 +139,50 @@ function looksLikeCredential(value: string): boolean {
 }
 
 const NAME = '-{0,2}[A-Za-z_][A-Za-z0-9_.-]*'
-const QUOTED = `"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'|\`[^\`\\n]*\``
+const QUOTED = `"(?:[^"\\\\\\n]|\\\\.)*"|'[^'\\n]*'`
+/** A value in backticks, taken only when it is of a token's alphabet (`` API key: `3f2a…` ``; not `` `userId` `` or text between two code spans). */
+const BACKTICKED = '`[A-Za-z0-9\\-._~+/=]{16,512}`'
 /**
  * A GitHub Actions expression, `${{ secrets.X }}`: a reference, kept whole. At most 200 characters inside,
  * so a line of `${{` with no end costs each try 200 steps, not the rest of the line (linear in the input).
  */
 const EXPRESSION = '\\$\\{\\{[^}\\n]{0,200}\\}\\}'
 /**
- * An unquoted value may not start with another setting's name (`Header: X-API-Key: …`, `--from-literal=api-key=…`):
- * then the outer name is not a setting here, and the inner one is read where it starts.
+ * An unquoted value that starts with another setting's name (`Header: X-API-Key: …`, `--from-literal=api-key=…`):
+ * the nested pass reads the inner setting where it starts, and the plain pass the outer one as written (a value
+ * such as `cGFzc3dvcmQ=` or `k3j=+2x9q` looks like a nested name, so both passes run).
  */
 const NOT_A_LABEL = `(?!${NAME}[ \\t]*:?=(?!=)|${NAME}[ \\t]*:[ \\t])`
 /**
  * `NAME=value`, `export NAME=value`, `NAME = "value"`, `name := "value"`, `--name=value`, `?name=value&`,
  * `"X-API-Key" = "value"` (a PowerShell hashtable).
  */
-const ASSIGNMENT = new RegExp(
-  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${EXPRESSION}|${NOT_A_LABEL}[^\\s'"\`;&<>]+)`,
-  'g',
-)
-/** `name: value` (YAML, headers), `"name": "value"` (JSON), `**Name:** value`. */
-const COLON = new RegExp(
-  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):(?!//)([ \\t]*(?:(?:\\*\\*|__)[ \\t]*)?)(${QUOTED}|${EXPRESSION}|${NOT_A_LABEL}[^\\s'"\`,;{}\\[\\]]+)`,
-  'g',
-)
+const assignment = (nested: boolean): RegExp =>
+  new RegExp(
+    `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${BACKTICKED}|${EXPRESSION}|${nested ? NOT_A_LABEL : ''}[^\\s'"\`;&<>]+)`,
+    'g',
+  )
+/** `name: value` (YAML, headers), `"name": "value"` (JSON), `**Name:** value`, `**Name**: value`. */
+const colon = (nested: boolean): RegExp =>
+  new RegExp(
+    `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1((?:\\*\\*|__)?[ \\t]*):(?!//)([ \\t]*(?:(?:\\*\\*|__)[ \\t]*)?)(${QUOTED}|${BACKTICKED}|${EXPRESSION}|${nested ? NOT_A_LABEL : ''}[^\\s'"\`,;{}\\[\\]]+)`,
+    'g',
+  )
+const ASSIGNMENT_NESTED = assignment(true)
+const ASSIGNMENT = assignment(false)
+const COLON_NESTED = colon(true)
+const COLON = colon(false)
+/** `?token=…&`, `,API_KEY=…` (a list of settings in one value: `--set-env-vars=A=1,API_KEY=…`, `--set a=1,auth.password=…`). */
+const LISTED = new RegExp(`([?&;,])(${NAME})=([^\\s&#;,'"\`<>]+)`, 'g')
+/** Where the nested and listed passes can find anything: a name right after a `:` or `=`; a `name=` after `?&;,`. */
+const NESTING = /[:=][ \t]*-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,256}[ \t]*:?[:=]/
+const LISTING = /[?&;,]-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,256}=/
 /** `--password value` (a long flag, then a value that is not another flag). */
 const FLAG_VALUE = new RegExp(`(?<![A-Za-z0-9_-])(--[A-Za-z][A-Za-z0-9_.-]*)([ \\t]+)(${QUOTED}|[^\\s'"\`;&|<>-][^\\s'"\`;&|<>]*)`, 'g')
 /** What may follow an unquoted value on its line for it to count as the whole value: these, then a comment or the line end. */
 const AFTER_VALUE = /[\s`'".,;)\]}]/
+/** The characters a line's prefix before a setting may hold (indentation, list and quote markers, `**`). */
+const LINE_PREFIX_CHAR = /[ \t*+>.)_\d-]/
 /**
  * A value that looks like a credential: 16 or more characters of a token's alphabet (base64, base64url, hex),
  * with a letter and a digit, as the Bearer rule above reads one. Such a value after a secret name is a setting
@@ -291,35 +309,60 @@ function redactSettings(text: string): string {
     }
     return true
   }
-  const quoted = (v: string): boolean => /^["'`]/.test(v)
-  /** Whether only indentation, a list or quote marker, or `**` comes before `at` on its line. */
+  const quoted = (v: string): boolean => /^["']/.test(v)
+  /**
+   * Whether only indentation, a list or quote marker, or `**` comes before `at` on its line. Reads back only
+   * over the characters such a prefix holds, so a long line costs each match a few steps, not the line.
+   */
   const startsLine = (s: string, at: number): boolean => {
-    const from = s.lastIndexOf('\n', at - 1) + 1
+    let from = at
+    while (from > 0 && s[from - 1] !== '\n') {
+      if (!LINE_PREFIX_CHAR.test(s[from - 1] as string)) return false
+      from -= 1
+    }
     return /^[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(s.slice(from, at))
   }
 
   /** A value that looks like a credential after a name whose last word names one (`X-API-Key`, not `tokenizer`). */
   const credentialAfterSecretWord = (name: string, value: string): boolean =>
     CREDENTIAL_NAME_END.has(nameParts(name).at(-1) ?? '') && looksLikeCredential(value)
+  /** A value in backticks counts only when what it holds looks like a credential (`` `userId` `` stays). */
+  const backtickedSecret = (value: string): boolean => value.startsWith('`') && looksLikeCredential(value.slice(1, -1))
 
-  let out = text.replace(ASSIGNMENT, (m, q: string, name: string, before: string, after: string, value: string, offset: number, s: string) => {
+  const onAssignment = (m: string, q: string, name: string, before: string, after: string, value: string, offset: number, s: string): string => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
-    // `name = value` with spaces reads like prose unless the name or the value is quoted, the value ends the
-    // line, or it looks like a credential after a name that names one.
-    if (q === '' && (before !== '' || after !== '') && !quoted(value) && !endsLine(s, offset + m.length) && !credentialAfterSecretWord(name, value)) return m
+    if (value.startsWith('`')) return backtickedSecret(value) ? m.slice(0, m.length - value.length) + redactValue(value) : m
+    // `name = value` with spaces reads like prose unless the value is quoted, ends the line, or looks like a
+    // credential after a name that names one (a quoted name alone does not make `The "key" = main idea` one).
+    if ((before !== '' || after !== '') && !quoted(value) && !endsLine(s, offset + m.length) && !credentialAfterSecretWord(name, value)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
-  })
-  out = out.replace(COLON, (m, q: string, name: string, _b: string, _a: string, value: string, offset: number, s: string) => {
+  }
+  const onColon = (m: string, q: string, name: string, _b: string, _a: string, value: string, offset: number, s: string): string => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
+    if (value.startsWith('`')) return backtickedSecret(value) ? m.slice(0, m.length - value.length) + redactValue(value) : m
     // A bare `Name: value` needs the value to end its line (`Password: the one in the vault` stays), or to look
-    // like a credential after a name with KEY, SECRET, TOKEN or PASSWORD in it (a header in a curl line); a
-    // quoted name (JSON) or a quoted value is a setting wherever it stands.
+    // like a credential after a name whose last word names one (a header in a curl line); a quoted name (JSON)
+    // or a quoted value is a setting wherever it stands.
     if (q === '' && !quoted(value) && !endsLine(s, offset + m.length) && !credentialAfterSecretWord(name, value)) return m
     // A name secret only by a part (`pass`, `auth`) after other words is prose (`Tests pass: 48/48`); at the
     // start of a line (`pass: hunter2`, `- auth: x`) it is a setting.
     if (q === '' && !SECRET_WORDS.test(name) && !startsLine(s, offset)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
-  })
+  }
+
+  // Nested first (the inner setting of `Header: X-API-Key: …`), then plain (the outer one, as written); a value
+  // already redacted is harmless to the second pass.
+  // The nested passes only where a name follows a `:` or `=` at all (most prose has none: one scan instead of two).
+  const nests = NESTING.test(text)
+  let out = nests ? text.replace(ASSIGNMENT_NESTED, onAssignment) : text
+  out = out.replace(ASSIGNMENT, onAssignment)
+  if (nests) out = out.replace(COLON_NESTED, onColon)
+  out = out.replace(COLON, onColon)
+  if (LISTING.test(out)) {
+    out = out.replace(LISTED, (m, sep: string, name: string, value: string) =>
+      isSecretName(name) && !HARMLESS_VALUE.test(value) ? `${sep}${name}=${REDACTED}` : m,
+    )
+  }
   out = out.replace(FLAG_VALUE, (m, name: string, _s: string, value: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
     // `use --token to sign in` is prose: an unquoted value must hold something other than letters.

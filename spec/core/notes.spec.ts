@@ -547,7 +547,9 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
     ['expressions', ['a:${{', '"a":${{', 'key=${{ ', 'x: ${{ secrets.'], 'abc${ .'],
     ['spaces', [' ', '\t', 'a:  ', 'key = ', 'x \n'], ' \t'],
     // Found by review: a label before a secret name, the scheme words and parameters of Authorization, quoted names.
-    ['labels and schemes', ['Header: X-API-Key: ', 'a: ', 'a=', '--x=api-key=', '"a" = "', 'Authorization: ApiKey ', 'Authorization: Token token="', 'Authorization: X a=b, ', 'API key: `'], 'abc123=,:"` -'],
+    ['labels and schemes', ['Header: X-API-Key: ', 'a: ', 'a=', '--x=api-key=', '"a" = "', 'Authorization: ApiKey ', 'Authorization: Token token="', 'Authorization: X a=b, ', 'API key: `', '?token=', ',a='], 'abc123=,:"` -'],
+    // Found by the second review: one long line of settings whose names are secret only by a part (was 115 ms at 64 KB).
+    ['one long line of settings', ['pw:"x"', 'pass: "x" ', 'auth: "x" ', "pw:'x'", 'pw:`x`', '- pw: `'], 'abc"\'` -'],
     ['code fences', ['```\n', '~~~', '> > > ', '1. ```', '```js\nx\n'], '`~> -'],
     ['escapes', ['\u001b[', '\u001b]8;;', '\u001b]8;;http://e\u0007', '\u009b', '\u001b(', '\u202e'], '0123;?:[] \u001b\u0007'],
   ] as const)('the %s pass', (_name, prefixes, body) => {
@@ -580,6 +582,18 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     ['a setting after another', `--set-env-vars=API_KEY=${key}`, '--set-env-vars=API_KEY='],
     ['a PowerShell hashtable', `Invoke-RestMethod -Headers @{ "X-API-Key" = "${key}" }`, '"X-API-Key" = "'],
     ['a value in backticks', `**API key:** \`${key}\``, '**API key:** `'],
+    // Found by the second review: values that look like a nested setting are still the outer one's.
+    ['base64 padding in a Kubernetes Secret', `  password: ${fill(16)}=`, '  password: '],
+    ['an = inside a value', `SECRET_KEY=django-insecure-${fill(8)}=+2x9q`, 'SECRET_KEY='],
+    ['an = inside a connection string value', `Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=${fill(43)}=`, 'SharedAccessKey='],
+    ['a credential where a scheme would be', `http GET https://api.example.com/me Authorization:${fill(32, HEX)} Accept:application/json`, ' Accept:application/json'],
+    ['a credential before prose', `Authorization: ${key} returns 401 on staging`, ' returns 401 on staging'],
+    ['a SigV4 signature after SignedHeaders with semicolons', `Authorization: AWS4-HMAC-SHA256 Credential=AKIA/x, SignedHeaders=host;range;x-amz-date, Signature=${fill(64, HEX)}`, 'AWS4-HMAC-SHA256 '],
+    ['a quoted credential after the scheme', `Authorization: Bearer "${key}"`, 'Authorization: Bearer '],
+    ['a bold label', `- **API key**: ${key}`, '- **API key**: '],
+    ['a bold Authorization label', `**Authorization:** Basic ${fill(24)}==`, '**Authorization:** Basic '],
+    ['a setting listed after another in one value', `--set-env-vars=NODE_ENV=production,API_KEY=${key}`, 'NODE_ENV=production,API_KEY='],
+    ['a query parameter inside a setting', `WEBHOOK_URL=https://api.example.com/hook?token=${key}`, 'https://api.example.com/hook?token='],
   ] as const)('%s', (_what, text, kept) => {
     const out = redactSecrets(text)
     expect(out).not.toContain(key)
@@ -598,6 +612,16 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     ['a name that only starts with secret', 'secretName: prod-db-credentials-v3 mounted by the pod'],
     ['the Authorization header in prose', 'Add the Authorization header to the request.'],
     ['labels without secrets', 'time: 10:30 and url: http://x, image: nginx:1.25'],
+    // Found by the second review: inline code around and after names.
+    ['a name in inline code, then more code', 'Add `OPENAI_API_KEY=` to your `.env` file.'],
+    ['a label in inline code', 'Set the `token:` field in `config.yml` before deploying.'],
+    ['two labels in inline code', 'Renamed `apiKey:` to `api_key:` in `settings.ts`.'],
+    ['an identifier in code after key', 'Renamed key: `userId` to `user_id`'],
+    ['a shortcut', 'Hotkey: `Ctrl+Shift+P`'],
+    ['a command in code', 'Get the token: `gh auth token` prints it'],
+    ['a variable name in code', '**Token:** `GITHUB_TOKEN` from the repo secrets'],
+    ['a count in code', '- pass: `48/48`'],
+    ['a quoted name before prose', 'The "key" = main idea here'],
   ] as const)('stays: %s', (_what, text) => {
     expect(redactSecrets(text)).toBe(text)
   })
