@@ -83,11 +83,19 @@ const PUTTY = /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+
  * go: a token, or `name=value` parameters with quoted values and the comma-separated parameters after them
  * (`Token token="…"`, `Credential=…, SignedHeaders=…, Signature=…`).
  */
-const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|[^\\s"'\`,]*)`
-/** A scheme word: letters and hyphens (`Bearer`, `ApiKey`, `DeepL-Auth-Key`) or the HMAC family; a word with a digit is a credential. */
-const AUTH_SCHEME = '(?:[A-Za-z0-9]{1,16}-)?HMAC-SHA[0-9]{1,3}|[A-Za-z][A-Za-z-]{1,31}'
+const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|'[^'\\n]{0,1024}'|[^\\s"'\`,]*)`
+/** Schemes kept by name (IANA's registry and common vendor ones); another word is a scheme only before a credential with a digit. */
+const KNOWN_SCHEME =
+  '(?:[A-Za-z0-9]{1,16}-)?HMAC-SHA[0-9]{1,3}|Bearer|Basic|Token|Digest|Bot|Negotiate|NTLM|HOBA|Mutual|OAuth|SCRAM-SHA-1|SCRAM-SHA-256|vapid|' +
+  'ApiKey|Api-Key|Key|SSWS|Splunk|DeepL-Auth-Key|GoogleLogin|SharedKey|SharedKeyLite|Signature|JWT|MAC|Klaviyo-API-Key|Zoho-oauthtoken|GenieKey'
+/**
+ * The credentials are never another setting's name (`Authorization: token: …`, `--token …`), which the settings
+ * passes read, nor a `**` (bounded, so the look-ahead costs each match a few steps; `key:fx` of DeepL stays one).
+ */
+const NOT_A_NAME = '(?!-{1,2}[A-Za-z]|[A-Za-z_-]{0,64}(?:key|token|secret|pass|auth)[A-Za-z0-9_.-]{0,64}:[ \\t]|\\*\\*|__)'
 const AUTHORIZATION = new RegExp(
-  `\\b((?:Proxy-)?Authorization(?:\\*\\*|__)?["']?[ \\t]*[:=](?:[ \\t]*(?:\\*\\*|__))?[ \\t]*["']?)(?:(${AUTH_SCHEME})[ \\t]+(?=[^\\s'\`]))?` +
+  `\\b((?:Proxy-)?Authorization(?:\\*\\*|__)?["']?[ \\t]*[:=](?:[ \\t]*(?:\\*\\*|__))?[ \\t]*["']?)` +
+    `(?:(${KNOWN_SCHEME})[ \\t]+(?=[^\\s'\`])|([A-Za-z][A-Za-z-]{1,31})[ \\t]+(?=[^\\s"'\`,;]{0,256}\\d))?${NOT_A_NAME}` +
     `(?:${AUTH_PARAM}|"[^"\\n]{1,1024}"|[^\\s"'\`,;]+)(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*`,
   'gi',
 )
@@ -147,36 +155,41 @@ const BACKTICKED = '`[A-Za-z0-9\\-._~+/=]{16,512}`'
  * so a line of `${{` with no end costs each try 200 steps, not the rest of the line (linear in the input).
  */
 const EXPRESSION = '\\$\\{\\{[^}\\n]{0,200}\\}\\}'
-/**
- * An unquoted value that starts with another setting's name (`Header: X-API-Key: …`, `--from-literal=api-key=…`):
- * the nested pass reads the inner setting where it starts, and the plain pass the outer one as written (a value
- * such as `cGFzc3dvcmQ=` or `k3j=+2x9q` looks like a nested name, so both passes run).
+/** `NAME=value`, `export NAME=value`, `NAME = "value"`, `name := "value"`, `--name=value`, `?name=value&`. */
+const ASSIGNMENT = new RegExp(`(?<![A-Za-z0-9_.$-])(${NAME})([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${EXPRESSION}|[^\\s'"\`;&<>]+)`, 'g')
+/** `name: value` (YAML, headers), `"name": "value"` (JSON), `**Name:** value`. */
+const COLON = new RegExp(
+  `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):(?!//)([ \\t]*(?:(?:\\*\\*|__)[ \\t]*)?)(${QUOTED}|${EXPRESSION}|[^\\s'"\`,;{}\\[\\]]+)`,
+  'g',
+)
+
+/*
+ * The later passes: forms the two above do not read, each its own pass after them, so whatever the two found
+ * inside a value is already redacted and none of these can hide it (a value holding `[redacted]` is left as it
+ * is). Each redacts only a value that looks like a credential (or, for a quoted name, a quoted value) after a
+ * secret name, so a status word or an identifier after a label stays.
  */
+/** An unquoted value that starts with another setting's name: read the inner one where it starts. */
 const NOT_A_LABEL = `(?!${NAME}[ \\t]*:?=(?!=)|${NAME}[ \\t]*:[ \\t])`
-/**
- * `NAME=value`, `export NAME=value`, `NAME = "value"`, `name := "value"`, `--name=value`, `?name=value&`,
- * `"X-API-Key" = "value"` (a PowerShell hashtable).
- */
-const assignment = (nested: boolean): RegExp =>
-  new RegExp(
-    `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1([ \\t]*):?=(?!=)([ \\t]*)(${QUOTED}|${BACKTICKED}|${EXPRESSION}|${nested ? NOT_A_LABEL : ''}[^\\s'"\`;&<>]+)`,
-    'g',
-  )
-/** `name: value` (YAML, headers), `"name": "value"` (JSON), `**Name:** value`, `**Name**: value`. */
-const colon = (nested: boolean): RegExp =>
-  new RegExp(
-    `(?<![A-Za-z0-9_.$-])(["']?)(${NAME})\\1((?:\\*\\*|__)?[ \\t]*):(?!//)([ \\t]*(?:(?:\\*\\*|__)[ \\t]*)?)(${QUOTED}|${BACKTICKED}|${EXPRESSION}|${nested ? NOT_A_LABEL : ''}[^\\s'"\`,;{}\\[\\]]+)`,
-    'g',
-  )
-const ASSIGNMENT_NESTED = assignment(true)
-const ASSIGNMENT = assignment(false)
-const COLON_NESTED = colon(true)
-const COLON = colon(false)
-/** `?token=…&`, `,API_KEY=…` (a list of settings in one value: `--set-env-vars=A=1,API_KEY=…`, `--set a=1,auth.password=…`). */
-const LISTED = new RegExp(`([?&;,])(${NAME})=([^\\s&#;,'"\`<>]+)`, 'g')
-/** Where the nested and listed passes can find anything: a name right after a `:` or `=`; a `name=` after `?&;,`. */
-const NESTING = /[:=][ \t]*-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,256}[ \t]*:?[:=]/
-const LISTING = /[?&;,]-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,256}=/
+const L = '(?<![A-Za-z0-9_.$-])'
+/** `Header: X-API-Key: …`, `--from-literal=api-key=…`, `env: API_KEY: …` (the inner setting). */
+const NESTED = new RegExp(`${L}(?<name>${NAME})[ \\t]*(?::|:?=(?!=))[ \\t]*(?<value>${NOT_A_LABEL}[^\\s'"\`,;&<>{}\\[\\]]+)`, 'g')
+/** `"X-API-Key" = "…"` (a PowerShell hashtable). */
+const QUOTED_NAME = new RegExp(`${L}(?<q>["'])(?<name>${NAME})\\k<q>[ \\t]*=(?!=)[ \\t]*(?<value>${QUOTED})`, 'g')
+/** `` API key: `3f2a…` ``, `**Token:** \`…\``, `` KEY=`…` ``. */
+const BACKTICK_VALUE = new RegExp(`${L}(?<name>${NAME})(?:\\*\\*|__)?[ \\t]*(?::|:?=(?!=))[ \\t]*(?:(?:\\*\\*|__)[ \\t]*)?(?<value>${BACKTICKED})`, 'g')
+/** `**API key**: …`, `__Token__: …`. */
+const BOLD_NAME = new RegExp(`${L}(?<name>${NAME})(?:\\*\\*|__)[ \\t]*:[ \\t]*(?<value>${QUOTED}|[^\\s'"\`,;{}\\[\\]]+)`, 'g')
+/** `?token=…&`, `,API_KEY=…` (settings listed in one value: `--set-env-vars=A=1,API_KEY=…`). */
+const LISTED = new RegExp(`[?&;,](?<name>${NAME})=(?<value>[^\\s&#;,'"\`<>()]+)`, 'g')
+/** Each later pass with what a text must hold for it to find anything (most prose holds none of them: no scan). */
+const LATER_PASSES: readonly (readonly [RegExp, RegExp, boolean])[] = [
+  [NESTED, /[:=][ \t]*-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,256}[ \t]*:?[:=]/, false],
+  [QUOTED_NAME, /["'][ \t]*=/, true],
+  [BACKTICK_VALUE, /[:=][ \t]*(?:(?:\*\*|__)[ \t]*)?`/, false],
+  [BOLD_NAME, /(?:\*\*|__)[ \t]*:/, true],
+  [LISTED, /[?&;,]-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,256}=/, false],
+]
 /** `--password value` (a long flag, then a value that is not another flag). */
 const FLAG_VALUE = new RegExp(`(?<![A-Za-z0-9_-])(--[A-Za-z][A-Za-z0-9_.-]*)([ \\t]+)(${QUOTED}|[^\\s'"\`;&|<>-][^\\s'"\`;&|<>]*)`, 'g')
 /** What may follow an unquoted value on its line for it to count as the whole value: these, then a comment or the line end. */
@@ -206,7 +219,10 @@ export function redactSecrets(text: string, accessKey?: string): string {
     if (typeof text !== 'string') return ''
     let out = redactAccessKey(text, accessKey)
     out = redactPemBlocks(out).replace(PEM_OPEN, REDACTED).replace(PUTTY, REDACTED)
-    out = out.replace(AUTHORIZATION, (_m, head: string, scheme: string | undefined) => `${head}${scheme === undefined ? '' : `${scheme} `}${REDACTED}`)
+    out = out.replace(AUTHORIZATION, (_m, head: string, known: string | undefined, other: string | undefined) => {
+      const scheme = known ?? other
+      return `${head}${scheme === undefined ? '' : `${scheme} `}${REDACTED}`
+    })
     out = out.replace(BEARER, (m, head: string, token: string) => (/\d/.test(token) ? head + REDACTED : m))
     out = out.replace(CURL_USER, (_m, head: string, user: string) => `${head}${user}:${REDACTED}`)
     out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`)
@@ -326,20 +342,16 @@ function redactSettings(text: string): string {
   /** A value that looks like a credential after a name whose last word names one (`X-API-Key`, not `tokenizer`). */
   const credentialAfterSecretWord = (name: string, value: string): boolean =>
     CREDENTIAL_NAME_END.has(nameParts(name).at(-1) ?? '') && looksLikeCredential(value)
-  /** A value in backticks counts only when what it holds looks like a credential (`` `userId` `` stays). */
-  const backtickedSecret = (value: string): boolean => value.startsWith('`') && looksLikeCredential(value.slice(1, -1))
 
-  const onAssignment = (m: string, q: string, name: string, before: string, after: string, value: string, offset: number, s: string): string => {
+  let out = text.replace(ASSIGNMENT, (m, name: string, before: string, after: string, value: string, offset: number, s: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
-    if (value.startsWith('`')) return backtickedSecret(value) ? m.slice(0, m.length - value.length) + redactValue(value) : m
     // `name = value` with spaces reads like prose unless the value is quoted, ends the line, or looks like a
-    // credential after a name that names one (a quoted name alone does not make `The "key" = main idea` one).
+    // credential after a name that names one.
     if ((before !== '' || after !== '') && !quoted(value) && !endsLine(s, offset + m.length) && !credentialAfterSecretWord(name, value)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
-  }
-  const onColon = (m: string, q: string, name: string, _b: string, _a: string, value: string, offset: number, s: string): string => {
+  })
+  out = out.replace(COLON, (m, q: string, name: string, _b: string, _a: string, value: string, offset: number, s: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m
-    if (value.startsWith('`')) return backtickedSecret(value) ? m.slice(0, m.length - value.length) + redactValue(value) : m
     // A bare `Name: value` needs the value to end its line (`Password: the one in the vault` stays), or to look
     // like a credential after a name whose last word names one (a header in a curl line); a quoted name (JSON)
     // or a quoted value is a setting wherever it stands.
@@ -348,20 +360,17 @@ function redactSettings(text: string): string {
     // start of a line (`pass: hunter2`, `- auth: x`) it is a setting.
     if (q === '' && !SECRET_WORDS.test(name) && !startsLine(s, offset)) return m
     return m.slice(0, m.length - value.length) + redactValue(value)
+  })
+  /** A later pass's verdict: a secret name and a credential (a quoted value, where `quotedCounts`), not yet redacted. */
+  const later = (quotedCounts: boolean) => (m: string, ...rest: unknown[]): string => {
+    const { name = '', value = '' } = rest.at(-1) as Record<string, string | undefined>
+    if (!isSecretName(name) || value.includes(REDACTED) || HARMLESS_VALUE.test(valueOf(value))) return m
+    const inner = value.startsWith('`') ? value.slice(1, -1) : value
+    const ok = quotedCounts && quoted(value) ? true : !quoted(value) && credentialAfterSecretWord(name, inner)
+    return ok ? m.slice(0, m.length - value.length) + redactValue(value) : m
   }
-
-  // Nested first (the inner setting of `Header: X-API-Key: …`), then plain (the outer one, as written); a value
-  // already redacted is harmless to the second pass.
-  // The nested passes only where a name follows a `:` or `=` at all (most prose has none: one scan instead of two).
-  const nests = NESTING.test(text)
-  let out = nests ? text.replace(ASSIGNMENT_NESTED, onAssignment) : text
-  out = out.replace(ASSIGNMENT, onAssignment)
-  if (nests) out = out.replace(COLON_NESTED, onColon)
-  out = out.replace(COLON, onColon)
-  if (LISTING.test(out)) {
-    out = out.replace(LISTED, (m, sep: string, name: string, value: string) =>
-      isSecretName(name) && !HARMLESS_VALUE.test(value) ? `${sep}${name}=${REDACTED}` : m,
-    )
+  for (const [re, holds, quotedCounts] of LATER_PASSES) {
+    if (holds.test(out)) out = out.replace(re, later(quotedCounts))
   }
   out = out.replace(FLAG_VALUE, (m, name: string, _s: string, value: string) => {
     if (!isSecretName(name) || HARMLESS_VALUE.test(valueOf(value))) return m

@@ -594,6 +594,14 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     ['a bold Authorization label', `**Authorization:** Basic ${fill(24)}==`, '**Authorization:** Basic '],
     ['a setting listed after another in one value', `--set-env-vars=NODE_ENV=production,API_KEY=${key}`, 'NODE_ENV=production,API_KEY='],
     ['a query parameter inside a setting', `WEBHOOK_URL=https://api.example.com/hook?token=${key}`, 'https://api.example.com/hook?token='],
+    // Found by the third review: what the earlier passes read inside a value stays theirs.
+    ['a setting inside a quoted value of a quoted name', `$params = @{ "ConnectionString" = "Password=${fill(20)};Server=db" }`, ';Server=db'],
+    ['a flag inside a quoted value of a quoted name', `$h = @{ "Args" = "--api-key=${key}" }`, '"Args" = "--api-key='],
+    ['a setting inside backticks', `FOO=\`TOKEN=${fill(20)}\``, 'FOO=`TOKEN='],
+    ['a setting after a bold label', `- **Note**: token:${key}`, '- **Note**: token:'],
+    ['a setting after a bold Authorization label', `**Authorization**: token: ${key}`, '**Authorization**: token: '],
+    ['a flag after a bold Authorization label', `**Authorization**: --token ${key}`, '--token '],
+    ['a single-quoted parameter', `**Authorization**: token='${key}'`, '**Authorization**: '],
   ] as const)('%s', (_what, text, kept) => {
     const out = redactSecrets(text)
     expect(out).not.toContain(key)
@@ -622,6 +630,14 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     ['a variable name in code', '**Token:** `GITHUB_TOKEN` from the repo secrets'],
     ['a count in code', '- pass: `48/48`'],
     ['a quoted name before prose', 'The "key" = main idea here'],
+    // Found by the third review: status words after bold labels, nested labels in subjects, counters in a list.
+    ['a status after a bold label', '- **Auth**: done'],
+    ['a status after a bold key label', '- **API key**: rotated'],
+    ['a nested label in a commit subject', 'fix: password: hash'],
+    ['a nested label in an error', 'Error: token: expired'],
+    ['a counter in a list of settings', 'metrics: requests=10,tokens=2048,errors=0'],
+    ['a mode in a list of settings', 'options: retries=3,timeout=30,auth=basic'],
+    ['a call with settings', 'dict(a=1,key=k)'],
   ] as const)('stays: %s', (_what, text) => {
     expect(redactSecrets(text)).toBe(text)
   })
