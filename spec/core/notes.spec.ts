@@ -602,6 +602,11 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     ['a setting after a bold Authorization label', `**Authorization**: token: ${key}`, '**Authorization**: token: '],
     ['a flag after a bold Authorization label', `**Authorization**: --token ${key}`, '--token '],
     ['a single-quoted parameter', `**Authorization**: token='${key}'`, '**Authorization**: '],
+    // Found by the fourth review: a token may start with `-`, `_` or `*` (base64url) and is still the credential.
+    ['a credential starting with -', `curl -H "Authorization: Bearer -${key}" https://x`, 'Authorization: Bearer '],
+    ['a credential starting with --', `Authorization: --${key}`, 'Authorization: '],
+    ['a credential starting with __', `Authorization: Bearer __${key}`, 'Authorization: Bearer '],
+    ['a credential starting with **', `Authorization:'**${key}'`, "Authorization:'"],
   ] as const)('%s', (_what, text, kept) => {
     const out = redactSecrets(text)
     expect(out).not.toContain(key)
