@@ -605,6 +605,10 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     // Found by the fourth review: a token may start with `-`, `_` or `*` (base64url) and is still the credential.
     ['a credential starting with -', `curl -H "Authorization: Bearer -${key}" https://x`, 'Authorization: Bearer '],
     ['a credential starting with --', `Authorization: --${key}`, 'Authorization: '],
+    // Found by the fifth review: …and with more words after it on the line.
+    ['a credential starting with - before more words', `Authorization: Bearer -${key} and then some more words`, 'Authorization: Bearer '],
+    ['a credential starting with - and no scheme, before more words', `Authorization: -${key} and then some more words`, ' and then some more words'],
+    ['a credential starting with -- in httpie, before more words', `http GET https://api.example.com Proxy-Authorization:--${key} and more`, 'Proxy-Authorization:'],
     ['a credential starting with __', `Authorization: Bearer __${key}`, 'Authorization: Bearer '],
     ['a credential starting with **', `Authorization:'**${key}'`, "Authorization:'"],
   ] as const)('%s', (_what, text, kept) => {
