@@ -89,13 +89,13 @@ const KNOWN_SCHEME =
   '(?:[A-Za-z0-9]{1,16}-)?HMAC-SHA[0-9]{1,3}|Bearer|Basic|Token|Digest|Bot|Negotiate|NTLM|HOBA|Mutual|OAuth|SCRAM-SHA-1|SCRAM-SHA-256|vapid|' +
   'ApiKey|Api-Key|Key|SSWS|Splunk|DeepL-Auth-Key|GoogleLogin|SharedKey|SharedKeyLite|Signature|JWT|MAC|Klaviyo-API-Key|Zoho-oauthtoken|GenieKey'
 /**
- * The credentials are never another setting (`Authorization: token: …`, a secret flag with its value after a
- * space, `--token …`), which the settings passes read, nor a bold marker standing alone (`**Authorization:**
- * Basic …`); a token that merely starts with `-`, `_` or `*` (base64url) is one, whatever follows it. Bounded,
- * so the look-ahead costs each match a few steps.
+ * The credentials are never a secret label (`Authorization: token: …`), which the settings passes read, nor a
+ * bold marker standing alone (`**Authorization:** Basic …`); a token that starts with `-`, `_` or `*` (base64url)
+ * is one, whatever follows it (a flag after the header, `--token …`, cannot be told from one). Bounded, so the
+ * look-ahead costs each match a few steps.
  */
 const NOT_A_NAME =
-  '(?!-{1,2}[A-Za-z-]{0,32}(?:key|token|secret|pass|auth)[A-Za-z0-9_.-]{0,32}[ \\t]+[^\\s"\'`]|[A-Za-z_-]{0,64}(?:key|token|secret|pass|auth)[A-Za-z0-9_.-]{0,64}:[ \\t]|(?:\\*\\*|__)(?:[ \\t]|$))'
+  '(?![A-Za-z_-]{0,64}(?:key|token|secret|pass|auth)[A-Za-z0-9_.-]{0,64}:[ \\t]|(?:\\*\\*|__)(?:[ \\t]|$))'
 const AUTHORIZATION = new RegExp(
   `\\b((?:Proxy-)?Authorization(?:\\*\\*|__)?["']?[ \\t]*[:=](?:[ \\t]*(?:\\*\\*|__))?[ \\t]*["']?)` +
     `(?:(${KNOWN_SCHEME})[ \\t]+(?=[^\\s'\`])|([A-Za-z][A-Za-z-]{1,31})[ \\t]+(?=[^\\s"'\`,;]{0,256}\\d))?${NOT_A_NAME}` +
