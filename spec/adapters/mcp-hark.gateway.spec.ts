@@ -5,6 +5,7 @@ import { McpHarkGateway, type HarkEndpoint, type HarkIdentity } from '../../adap
 import type { HttpReply } from '../../adapters/hark/mcp-reply'
 import type { ConversationId } from '../../core/domain/conversation/keys'
 import type { Clock } from '../../core/ports/clock.port'
+import { HarkAnswers } from '../../core/application/hark-answers'
 
 const KEY = 'hark_secret_key_abcdef123456'
 const CONVERSATION = '0123456789abcdef0123456789abcdef' as ConversationId
@@ -164,4 +165,37 @@ test('list_candidates: 500 proposals count as 500, the first 200 readable', asyn
   const out = await new McpHarkGateway(endpoint, clock(), identity).listCandidates(v('V-012'))
   expect(out.ok && out.value.total).toBe(500)
   expect(out.ok && out.value.items.length).toBe(200)
+})
+
+describe('noting the answer for /hark doctor (issue 11: the caller never waits for the clock)', () => {
+  const settle = () => new Promise((done) => setTimeout(done, 0))
+
+  test('the result comes before the clock has answered; the answer is noted once it has', async () => {
+    const endpoint = td.object<HarkEndpoint>()
+    td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ entries: [] }))
+    let tell: (at: number) => void = () => undefined
+    const slow: Clock = { ...clock(), now: () => new Promise<number>((done) => (tell = done)) }
+    const answers = new HarkAnswers()
+    const out = await new McpHarkGateway(endpoint, slow, identity, answers).listCandidates(v('V-012'))
+    expect(out.ok).toBe(true)
+    expect(answers.last).toEqual([])
+    tell(5_000)
+    await settle()
+    expect(answers.last).toEqual([{ tool: 'list_candidates', outcome: 'ok', status: 200, at: 5_000 }])
+  })
+
+  test.each([
+    ['rejects', (): Promise<number> => Promise.reject(new Error('clock gone'))],
+    ['throws at once', (): Promise<number> => {
+      throw new Error('clock gone')
+    }],
+  ] as const)('a clock that %s: the result still comes, nothing is noted, nothing is left unhandled', async (_what, now) => {
+    const endpoint = td.object<HarkEndpoint>()
+    td.when(endpoint.post(td.matchers.anything(), td.matchers.anything())).thenDo(answer({ entries: [] }))
+    const answers = new HarkAnswers()
+    const out = await new McpHarkGateway(endpoint, { ...clock(), now }, identity, answers).listCandidates(v('V-012'))
+    expect(out.ok).toBe(true)
+    await settle()
+    expect(answers.last).toEqual([])
+  })
 })
