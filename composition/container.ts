@@ -2,7 +2,7 @@
  * The composition root: the one place that names concrete classes. Three inversify containers, one
  * per lifetime (docs/architecture.md, Lifetimes):
  *
- *   load          the root container: settings, entropy, the glob compiler, the load's start facts,
+ *   load          the root container: settings, entropy, the load's start facts,
  *                 the store's health and save queue, the request identity; until the engine reloads
  *                 the module.
  *   conversation  a child of the root, made for each conversation and dropped when `/clear` or a
@@ -17,7 +17,6 @@
  * API (the engine refuses decorators) through the typed helpers of ./bind.
  */
 import { Container, ContainerModule } from '../vendor/inversify.js'
-import picomatch from '../vendor/picomatch.js'
 import { BriefService, BriefState } from '../core/application/brief-service'
 import { Compact } from '../core/application/compact'
 import { ConversationState, ConversationStore, StoreHealth } from '../core/application/conversation-store'
@@ -35,8 +34,6 @@ import { RecordWork } from '../core/application/record-work'
 import { Settings, settingsFrom } from '../core/application/settings'
 import { PathState, ProjectPaths } from '../core/application/project-paths'
 import { PluginLoad, StartSession, StartState } from '../core/application/start-session'
-import type { GlobCompiler as Compile } from '../core/domain/guard/glob'
-import { GLOB_OPTIONS } from '../core/domain/guard/glob-options'
 import { Clock } from '../core/ports/clock.port'
 import { Entropy } from '../core/ports/entropy.port'
 import { Files } from '../core/ports/files.port'
@@ -52,7 +49,6 @@ import { McpHarkGateway, type HarkEndpoint, type HarkIdentity } from '../adapter
 import { harkIdentity, IdentityCache } from '../adapters/hark/hark-identity'
 import { callModule, conversationModule, loadModule, perCall, perCallClass, perContainer, useCase } from './bind'
 
-export const GlobCompiler = token<Compile>('GlobCompiler')
 const HarkEndpointId = token<HarkEndpoint>('HarkEndpoint')
 const HarkIdentityId = token<HarkIdentity>('HarkIdentity')
 
@@ -61,7 +57,6 @@ function loadBindings(settings: Settings) {
   return loadModule((bind) => {
     bind(Settings).toConstantValue(settings)
     bind(Entropy).toConstantValue(webCryptoEntropy())
-    bind(GlobCompiler).toConstantValue((glob: string) => picomatch(glob, GLOB_OPTIONS))
     perContainer(bind, PluginLoad)
     perContainer(bind, StoreHealth)
     perContainer(bind, IdentityCache)
@@ -109,7 +104,7 @@ const useCaseBindings = loadModule((bind) => {
   useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
   useCase(bind, Compact, [StartState, GuardState, BriefService, ConversationStore, Host])
   useCase(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore, Clock])
-  useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, ProjectPaths, GlobCompiler])
+  useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, ProjectPaths])
   useCase(bind, RecordWork, [StartState, ConversationState, Settings, ConversationStore])
   useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock, DeliverLater, Doctor])
 })

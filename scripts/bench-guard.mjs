@@ -4,8 +4,8 @@
 //
 //   node scripts/bench-guard.mjs
 //
-// core/domain/guard/ is bundled on the fly with esbuild and imported from a data: URL; globs go
-// through vendor/picomatch.js with GLOB_OPTIONS, as in the plugin.
+// core/domain/guard/ is bundled on the fly with esbuild and imported from a data: URL, and compiles
+// each glob's names with its own matcher, as in the plugin.
 import { build } from 'esbuild'
 import { availableParallelism, cpus } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -20,7 +20,6 @@ const bundled = await build({
       "export { prepareGlob } from './core/domain/guard/glob.ts'",
       "export { compileGuard } from './core/domain/guard/compiled-guard.ts'",
       "export { GUARD_LIMITS } from './core/domain/guard/limits.ts'",
-      "export { GLOB_OPTIONS } from './core/domain/guard/glob-options.ts'",
     ].join('\n'),
     resolveDir: root,
     sourcefile: 'bench-entry.ts',
@@ -33,9 +32,7 @@ const bundled = await build({
   logLevel: 'warning',
 })
 const domain = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`)
-const { default: picomatch } = await import(pathToFileURL(join(root, 'vendor/picomatch.js')).href)
-const { compileGuard, parseDecisionEntries, GLOB_OPTIONS } = domain
-const compile = (g) => picomatch(g, GLOB_OPTIONS)
+const { compileGuard, parseDecisionEntries } = domain
 
 // ---------------------------------------------------------------------------------------------
 // Data: 200 settled decisions as Hark sends them, scoped the ways SPEC.md allows.
@@ -97,15 +94,15 @@ const fmt = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(1)
 const line = (label, s) => console.log(`${label.padEnd(66)} median ${fmt(s.median).padStart(9)}   p95 ${fmt(s.p95).padStart(9)}   max ${fmt(s.max).padStart(9)}   (n=${s.n})`)
 
 // Warm up the JIT the way a long session would, then measure.
-for (let i = 0; i < 20; i++) compileGuard(records, compile).match(editPaths[i % editPaths.length])
+for (let i = 0; i < 20; i++) compileGuard(records).match(editPaths[i % editPaths.length])
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, nproc ${availableParallelism()}, node ${process.version}, ${process.platform}/${process.arch}`)
 console.log(`records: ${records.length} settled, scoped decisions (${records.reduce((n, r) => n + r.scope.paths.length, 0)} globs, ${records.reduce((n, r) => n + r.scope.areas.length, 0)} areas)`)
 console.log('')
 
 line('parse a 200-entry list_journal_entries payload', time(() => parseDecisionEntries(payload), 300))
-line('compile 200 records (once per fetch)', time(() => compileGuard(records, compile), 300))
-const guard = compileGuard(records, compile)
+line('compile 200 records (once per fetch)', time(() => compileGuard(records), 300))
+const guard = compileGuard(records)
 line('check one edit against 200 compiled records', time((i) => guard.match(editPaths[i % editPaths.length]), 50_000))
 line('  of which: a file no record covers', time((i) => guard.match(misses[i % misses.length]), 50_000))
 line('  of which: a file a record covers', time((i) => guard.match(hits[i % hits.length]), 50_000))
@@ -124,8 +121,8 @@ const wide = Array.from({ length: 200 }, (_, i) => ({
   const wild = [...names].filter((n) => /[*?[]/.test(n) && n !== '**').length
   console.log(`200 records × 16 globs: ${wide.length * 16} globs, ${wild} distinct wildcard names (cap ${domain.GUARD_LIMITS.wildcardNamesPerGuard})`)
 }
-line('compile 200 records × 16 globs (the per-record cap)', time(() => compileGuard(wide, compile), 30))
-const wideGuard = compileGuard(wide, compile)
+line('compile 200 records × 16 globs (the per-record cap)', time(() => compileGuard(wide), 30))
+const wideGuard = compileGuard(wide)
 line('check one edit against 200 records × 16 globs', time((i) => wideGuard.match(editPaths[i % editPaths.length]), 5_000))
 
 // ---------------------------------------------------------------------------------------------
@@ -139,7 +136,7 @@ const decisionWith = (key, paths) => ({ key, kind: 'decision', title: key, scope
 
 function worst(label, records, paths) {
   let t = performance.now()
-  const guard = compileGuard(records, compile)
+  const guard = compileGuard(records)
   const compileMs = performance.now() - t
   let cold = 0
   for (const p of paths) {

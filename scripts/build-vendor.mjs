@@ -15,7 +15,6 @@ const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', n
 
 const bundles = [
   { out: 'vendor/inversify.js', entry: 'scripts/vendor-src/inversify.mjs', packages: ['inversify', 'reflect-metadata'], },
-  { out: 'vendor/picomatch.js', entry: 'scripts/vendor-src/picomatch.mjs', packages: ['picomatch'] },
 ]
 
 // inversify imports 'reflect-metadata/lite' for its side effect of patching the global Reflect,

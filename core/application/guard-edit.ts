@@ -11,7 +11,6 @@
 import { addEntry, allow, noteSession } from '../domain/conversation/record'
 import type { Brief } from '../domain/brief'
 import { compileGuard, type CompiledGuard } from '../domain/guard/compiled-guard'
-import type { GlobCompiler } from '../domain/guard/glob'
 import { guardQuestion, stopReason } from '../domain/guard/question'
 import { parseNonGoals, type GuardRecord } from '../domain/guard/records'
 import { withoutControls } from '../domain/item'
@@ -134,7 +133,6 @@ export class GuardEdit {
     private readonly clock: Clock,
     private readonly host: Host,
     private readonly paths: ProjectPaths,
-    private readonly compile: GlobCompiler,
   ) {}
 
   /** Before the edit: `go`, or a deny that tells Claude why and not to retry. */
@@ -190,7 +188,7 @@ export class GuardEdit {
   private async guard(): Promise<CompiledGuard> {
     // The non-goals come with the start's brief; the decisions are fetched meanwhile.
     await Promise.all([this.refreshDecisions(), this.briefs.firstBrief()])
-    return this.state.guardFor(this.briefs.brief, (records) => compileGuard(records, this.compile))
+    return this.state.guardFor(this.briefs.brief, compileGuard)
   }
 
   /** The decisions are fetched on the first guarded edit and after each compaction; a minute after a failure. */

@@ -1,12 +1,12 @@
 /**
  * The compiled edit guard (SPEC.md: The edit guard; docs/guard.md, Matching and Performance): a set of
  * records compiled once into a table of patterns, and which of them cover a project-relative path
- * (globs matched name by name, areas by folder). Glob matching reaches it as a `GlobCompiler` (the
- * adapter passes picomatch with `GLOB_OPTIONS`), given one name of a pattern at a time, so no glob Hark
- * sends can make a check slow. Pure: `match` never throws, whatever the records or the compiler do.
+ * (globs matched name by name, areas by folder). Each name of a pattern is compiled on its own
+ * (`compileName`, glob.ts), so no glob Hark sends can make a check slow. Pure: `match` never throws,
+ * whatever the records or the compiler do.
  */
 import { object } from '../item'
-import { emitSegment, fold, isCostly, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
+import { compileName, emitSegment, fold, isCostly, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
 import { GUARD_LIMITS } from './limits'
 import type { GuardRecord } from './records'
 
@@ -37,8 +37,8 @@ interface CompiledPattern {
 }
 
 /**
- * Every distinct pattern of a guard, compiled once, name by name: picomatch compiles each name of a
- * pattern (`*.sql`, `__tests__`, `[slug]`) on its own and tests it against one name of the path, and
+ * Every distinct pattern of a guard, compiled once, name by name: each name of a pattern (`*.sql`,
+ * `__tests__`, `[slug]`) is compiled on its own and tested against one name of the path, and
  * this table walks the names itself, `**` included. So no regex ever sees more than one name, none
  * can backtrack across folders, and a `**` costs one pass over the path's names (docs/guard.md,
  * Performance).
@@ -109,9 +109,9 @@ class PatternTable {
       if (this.wildcardNames >= GUARD_LIMITS.wildcardNamesPerGuard) return undefined
       if (costly && this.costlyNames >= GUARD_LIMITS.costlyNamesPerGuard) return undefined
       try {
-        test = this.compile(source)
+        test = this.compile(segment)
       } catch {
-        return undefined // a glob the library refuses is skipped (docs/guard.md)
+        return undefined // a name the compiler refuses is skipped (docs/guard.md)
       }
       if (typeof test !== 'function') return undefined
       this.wildcardNames++
@@ -225,8 +225,8 @@ function requiredText(pattern: string): string[] {
   return [...runs].sort((a, b) => b.length - a.length)
 }
 
-/** Compile once per set of records (the guard keeps it until the records change). */
-export function compileGuard(records: readonly GuardRecord[], compile: GlobCompiler): CompiledGuard {
+/** Compile once per set of records (the guard keeps it until the records change); `compile` for the specs' oracle. */
+export function compileGuard(records: readonly GuardRecord[], compile: GlobCompiler = compileName): CompiledGuard {
   const compiled: CompiledRecord[] = []
   const seen = new Set<string>()
   const table = new PatternTable(compile)
@@ -265,7 +265,7 @@ function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<strin
     const indexes = read.shapes.map((shape) => table.add(shape))
     if (indexes.every((i): i is number => i !== undefined)) (read.exclude ? exclude : include).push(...indexes)
   }
-  // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch.
+  // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch and .gitignore.
   if (include.length === 0 && exclude.length > 0) include.push(EVERY_PATH)
   const areas: string[][] = []
   for (const area of areaList.slice(0, GUARD_LIMITS.areasPerRecord)) {

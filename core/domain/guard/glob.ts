@@ -1,17 +1,29 @@
 /**
- * One scope glob as the edit guard reads it before picomatch sees it (SPEC.md: The edit guard;
- * docs/guard.md, Glob semantics and Performance): its .gitignore-like meaning, braces, ranges and the
- * two bounded extglobs expanded with caps, the other extglobs refused, brackets rebuilt and every other
- * special character escaped. The result is patterns cut into names, each one picomatch compiles on its
- * own and whose regex can't nest a quantifier. Pure: a glob that can't be read safely is skipped.
+ * One scope glob as the edit guard reads and matches it (SPEC.md: The edit guard; docs/guard.md, Glob
+ * semantics and Performance): its .gitignore-like meaning, braces, ranges and the two bounded extglobs
+ * expanded with caps, the other extglobs refused, brackets rebuilt, and each name of a pattern compiled
+ * to a regex of its own that can't nest a quantifier. Pure: a glob that can't be read safely is skipped.
+ *
+ * The matcher is the plugin's own, not picomatch: the engine reads every line the module ships at every
+ * Claude Code start, and picomatch's 7,800 syntax nodes cost more there than this whole file does
+ * (docs/performance.md, "What each part costs"), while the glob tree this file reads leaves only
+ * literals, `?`, `*` and plain character classes to match. picomatch 4 (`dot`, `nocase`, no extglobs)
+ * stays the oracle: the specs check that both give the same answer on generated and hostile globs
+ * (spec/core/guard/compiled-guard.spec.ts).
  */
 import { GUARD_LIMITS } from './limits'
 
 /**
- * Turns one glob into a test of a string; may throw on a glob it can't compile. The guard calls it
- * with one name of a pattern (`*.sql`, never a `/`) and tests one name of the path with the result.
+ * Turns one name of a pattern (`*.sql`, never a `/`) into a test of one name of a path (folded as
+ * `fold` folds); may throw. `compileName` is the plugin's; the specs pass picomatch as the oracle.
  */
-export type GlobCompiler = (glob: string) => (path: string) => boolean
+export type GlobCompiler = (name: Name) => (text: string) => boolean
+
+/** The plugin's name matcher: the name's regex, anchored, ignoring case as the folded text does. */
+export const compileName: GlobCompiler = (name) => {
+  const re = new RegExp(`^${name.regex}$`, 'i')
+  return (text) => re.test(text)
+}
 
 /**
  * A record's glob as the patterns handed to the compiler, with its .gitignore-like meaning
@@ -19,10 +31,10 @@ export type GlobCompiler = (glob: string) => (path: string) => boolean
  * any depth; a leading `/` or `./` anchors it at the root; a glob covers what it names and everything
  * under it (`src/db` and `src/*` cover whole folders); a trailing slash means folders only.
  *
- * The glob is read here, not by picomatch: braces and ranges are expanded (each alternative its own
- * pattern), `@(a|b)` and `?(a|b)` are read as braces, brackets are rebuilt, and every other special
- * character is escaped, so picomatch only ever sees literals, `?`, `*`, `**` and plain character
- * classes, whose regex can't nest a quantifier (docs/guard.md, Performance). `undefined` for a glob
+ * Braces and ranges are expanded (each alternative its own pattern), `@(a|b)` and `?(a|b)` are read
+ * as braces, brackets are rebuilt, and every other special character is escaped, so a pattern holds
+ * only literals, `?`, `*`, `**` and plain character classes, whose regex can't nest a quantifier
+ * (docs/guard.md, Performance). The patterns are written in picomatch's syntax. `undefined` for a glob
  * skipped as empty, as naming `..`, as an unbounded extglob (`*( )`, `+( )`, `!( )`), or as too
  * costly to match (GUARD_LIMITS).
  */
@@ -69,15 +81,17 @@ type Piece =
   | { readonly kind: 'text'; readonly text: string } // literal characters
   | { readonly kind: 'one' } // `?`
   | { readonly kind: 'star'; readonly size: number } // a run of `*`
-  | { readonly kind: 'class'; readonly source: string } // a bracket expression, rebuilt as picomatch source
+  | { readonly kind: 'class'; readonly source: string } // a bracket expression, rebuilt: the same source in picomatch and in a regex
   | { readonly kind: 'slash' }
 /** A glob as written: pieces, and choices (braces, `@( )`, `?( )`) between alternatives. */
 type GlobNode = Piece | { readonly kind: 'choice'; readonly options: readonly (readonly GlobNode[])[] }
-/** A pattern folder by folder: `**`, or one name as picomatch source, with what the limits look at. */
+/** A pattern folder by folder: `**`, or one name, with what the limits look at. */
 export type Segment = 'globstar' | Name
 export interface Name {
-  /** The name as picomatch reads it (`*.sql`, `\(auth\)`, `[\x2e\x2e\x2eslug]`). */
+  /** The name in picomatch's syntax (`*.sql`, `\(auth\)`, `[\x2e\x2e\x2eslug]`): its key, and the oracle's input. */
   readonly source: string
+  /** The name as regex source, unanchored (`[^/]*?\.sql`, `\(auth\)`); a `*` is lazy, which fails sooner on a long name. */
+  readonly regex: string
   /** The folded text a path's name must equal, when the name has no wildcard. */
   readonly plain: string | undefined
   /** `*` runs, bracket expressions, and pieces (characters, a bracket expression counting one). */
@@ -231,10 +245,10 @@ const POSIX_CLASSES: Readonly<Record<string, string>> = {
 
 /**
  * A bracket expression at `open` (`[abc]`, `[a-z]`, `[!x]`, `[^x]`, `[[:alpha:]]`), rebuilt as a class
- * picomatch passes through unchanged, or `undefined` when the `[` is a plain character (no `]` before
- * the next `/`). Members other than letters and digits are written as `\xHH` or `\uHHHH`, so a class
- * of word characters (`[slug]`, `[...slug]`) keeps picomatch's literal reading (a folder named
- * `[slug]`), and a negated class never matches `/`.
+ * that reads the same as a regex and in picomatch (which passes it through unchanged), or `undefined`
+ * when the `[` is a plain character (no `]` before the next `/`). Members other than letters and
+ * digits are written as `\xHH` or `\uHHHH`, so a class of word characters (`[slug]`, `[...slug]`) keeps
+ * picomatch's literal reading (a folder named `[slug]`), and a negated class never matches `/`.
  */
 function readClass(s: string, open: number): { node: Piece; end: number } | undefined {
   let j = open + 1
@@ -356,9 +370,12 @@ function mergeStars(name: readonly Piece[]): Piece[] {
 
 /** Characters picomatch reads as syntax (or as regex), escaped so it reads them as themselves. */
 const SYNTAX = /[\\()[\]{}|+!@"$^,*?]/g
+/** Characters a regex reads as syntax. */
+const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|/]/g
 
 function nameOf(pieces: readonly Piece[]): Name {
   let source = ''
+  let regex = ''
   let plain: string | undefined = ''
   let stars = 0
   let classes = 0
@@ -366,17 +383,28 @@ function nameOf(pieces: readonly Piece[]): Name {
   for (const p of pieces) {
     if (p.kind === 'text') {
       source += p.text.replace(SYNTAX, '\\$&')
+      regex += p.text.replace(REGEX_SYNTAX, '\\$&')
       plain = plain === undefined ? undefined : plain + p.text
       length += p.text.length
       continue
     }
     plain = undefined
     length++
-    if (p.kind === 'one') source += '?'
-    else if (p.kind === 'star') (source += '*'), stars++
-    else if (p.kind === 'class') (source += p.source), classes++
+    if (p.kind === 'one') (source += '?'), (regex += '[^/]')
+    else if (p.kind === 'star') (source += '*'), (regex += '[^/]*?'), stars++
+    else if (p.kind === 'class') (source += p.source), (regex += classRegex(p.source)), classes++
   }
-  return { source, plain, stars, classes, length }
+  return { source, regex, plain, stars, classes, length }
+}
+
+/**
+ * A bracket expression as a regex. One that holds no range, negation or other regex syntax (`[slug]`,
+ * `[\x2e\x2e\x2eslug]`) also matches its own text, as picomatch reads it: a folder named `[slug]` (a
+ * Next.js route) is covered by the glob that names it.
+ */
+function classRegex(source: string): string {
+  const members = source.slice(1, -1)
+  return /[-*+?.^${}(|)[\]]/.test(members) ? source : `(?:\\[${members}\\]|${source})`
 }
 
 export function emitSegment(segment: Segment): string {

@@ -1,10 +1,9 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import picomatch from '../../../vendor/picomatch.js'
 import { compileGuard } from '../../../core/domain/guard/compiled-guard'
-import { prepareGlob, type GlobCompiler } from '../../../core/domain/guard/glob'
-import { GLOB_OPTIONS } from '../../../core/domain/guard/glob-options'
+import { fold, prepareGlob, readScopeGlob, type GlobCompiler, type Name } from '../../../core/domain/guard/glob'
 import { GUARD_LIMITS } from '../../../core/domain/guard/limits'
-import { compile, decision, seeded, type ScopeInput } from './fixtures'
+import { compile, decision, oracle, picomatchPattern, seeded, type ScopeInput } from './fixtures'
 
 /** Whether one record with this scope covers `path`. */
 const covers = (scope: ScopeInput, path: string, compiler: GlobCompiler = compile): boolean =>
@@ -118,6 +117,7 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     [{ paths: ['**'] }, '../outside/x.ts', false], // above the project root: not in the project
   ] as const)('%j covers %s: %s', (scope, path, expected) => {
     expect(covers(scope, path)).toBe(expected)
+    expect(covers(scope, path, oracle)).toBe(expected) // picomatch, name by name, agrees
   })
 
   test('only the path is matched: a record scoped to billing ignores what the edit says', () => {
@@ -133,7 +133,7 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
 
   test('a glob the compiler refuses is skipped; the record still matches by its other globs', () => {
     const refusing: GlobCompiler = (g) => {
-      if (g.includes('bad')) throw new Error('refused')
+      if (g.source.includes('bad')) throw new Error('refused')
       return compile(g)
     }
     const guard = compileGuard([decision({ paths: ['bad*/**', 'src/db/**'] })], refusing)
@@ -161,14 +161,14 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
 
   test('plain names never reach the compiler: they are compared as text', () => {
     const names: string[] = []
-    const recording: GlobCompiler = (g) => (names.push(g), compile(g))
+    const recording: GlobCompiler = (g) => (names.push(g.source), compile(g))
     const guard = compileGuard([decision({ paths: ['src/db/**', 'app/(auth)/**', '**/__tests__/**/*.test.*'] })], recording)
     expect(names).toEqual(['*.test.*'])
     expect(guard.match('app/(auth)/page.tsx')).toHaveLength(1)
     expect(guard.match('SRC/DB/x.sql')).toHaveLength(1)
   })
 
-  test('matching name by name gives the answers picomatch gives on the whole pattern (seeded, 2,000 globs)', () => {
+  test('the guard gives the answers picomatch gives on the whole pattern (seeded, 2,000 globs)', () => {
     const rand = seeded(11)
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)] as T
     const atoms = ['a', 'b', '.', '-', '/', '/', '/', '*', '*', '**', '?', '[ab]', '[a-c]', '[!a]', '{a,b}', '{,a}', '{a,b/c}', '@(a|b)', '?(a)', '(', ')', '|', '+', '{1..3}', '!', '@', '[', ']', '**/', '/**', 'x.ts', '.env', '[slug]', '[...slug]']
@@ -180,7 +180,7 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
       const prepared = prepareGlob(glob)
       if (prepared === undefined) continue
       const guard = compileGuard([decision({ paths: [glob] })], compile)
-      const whole = prepared.patterns.map((p) => picomatch(p, GLOB_OPTIONS))
+      const whole = prepared.patterns.map(picomatchPattern)
       for (let t = 0; t < 10; t++) {
         const path = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => pick(names)).join('/')
         const direct = whole.some((m) => m(path)) !== prepared.exclude // an exclusion alone subtracts from every path
@@ -240,5 +240,75 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     expect(guard.match('deep/x.mod100').map((r) => r.title)).toEqual(['P100'])
     expect(guard.match('src/other/x.ts')).toEqual([])
     expect(compileGuard([...records, decision({ paths: ['**'] }, 'all')], compile).match('x.ts').map((r) => r.title)).toEqual(['all'])
+  })
+})
+
+describe("the guard's own name matcher, with picomatch as its oracle (fast-check)", () => {
+  // Glob atoms: every picomatch feature, the shapes that made its regexes backtrack, regex syntax,
+  // Next.js route names, non-ASCII letters (folded: ß, İ, K, ﬁ) and characters a regex treats specially.
+  const GLOB_ATOMS = [
+    'a', 'b', 'ab', 'x.ts', '.', '-', '_', ' ', '/', '/', '//', './', '*', '*', '**', '***', '?', '???',
+    '[ab]', '[a-c]', '[!a]', '[^a]', '[[:alpha:]]', '[[:punct:]]', '[[:digit:]]', '[]a]', '[a-]', '[', ']', '[.]', '[-]',
+    '{a,b}', '{,a}', '{a,aa}', '{*,a}', '{1..3}', '{a..c}', '{01..10..3}', '{', '}', ',', '@(a|b)', '?(a)', '?(*)',
+    '(', ')', '|', '+', '$', '^', '"', '\\', '.*', '(a+)+', '{2}', 'ß', 'SS', 'İ', 'K', 'ﬁ', 'é', 'e\u0301', '日本',
+    '[slug]', '[...slug]', '(auth)', '!', '@', '%', '#', '&', '=', "'",
+  ]
+  const NAME_ATOMS = ['a', 'b', 'aa', 'ab', 'ba', 'x', '.', '..', '.ts', 'x.ts', '-', '_', ' ', '1', '05', '[', ']', '(', ')', '|', '+', '$', '^', '*', '?', '{', '}', ',', '\\', '"', 'ß', 'ss', 'SS', 'İ', 'i̇', 'K', 'k', 'ﬁ', 'fi', 'é', 'e\u0301', '日本', 'slug', '...', '!', '@', '%', '\u00a0']
+  const globArb = fc.tuple(fc.boolean(), fc.array(fc.constantFrom(...GLOB_ATOMS), { minLength: 1, maxLength: 10 })).map(([neg, atoms]) => `${neg ? '!' : ''}${atoms.join('')}`)
+  // A path's names are never empty, `.` or `..` once the guard has normalised it.
+  const nameArb = fc.array(fc.constantFrom(...NAME_ATOMS), { minLength: 1, maxLength: 8 }).map((atoms) => atoms.join('')).filter((n) => n !== '.' && n !== '..')
+  const pathArb = fc.array(nameArb, { minLength: 1, maxLength: 6 }).map((names) => names.join('/'))
+
+  /**
+   * A path as the guard reads it before matching (`\\` a separator, empty names dropped, case folded), or
+   * `undefined` for one with `.` or `..` names (the guard resolves them; picomatch does not).
+   */
+  const asGuardReads = (path: string): string | undefined => {
+    const names = path.replace(/\\/g, '/').split('/').filter((n) => n !== '')
+    return names.some((n) => n === '.' || n === '..') ? undefined : fold(names.join('/'))
+  }
+
+  /** The wildcard names of a glob's patterns (plain names are compared as text and never compiled). */
+  const wildcardNames = (glob: string): Name[] =>
+    (readScopeGlob(glob)?.shapes ?? []).flat().filter((s): s is Name => s !== 'globstar' && s.plain === undefined)
+
+  test('each name of a pattern: the same answer as picomatch on any folded name', () => {
+    let compared = 0
+    fc.assert(
+      fc.property(globArb, fc.array(nameArb, { minLength: 1, maxLength: 8 }), (glob, names) => {
+        for (const name of wildcardNames(glob)) {
+          const ours = compile(name)
+          const theirs = oracle(name)
+          for (const text of names.map(fold)) {
+            expect([glob, name.source, text, ours(text)]).toEqual([glob, name.source, text, theirs(text)])
+            compared++
+          }
+        }
+      }),
+      { numRuns: 3_000, seed: 20_261_201 },
+    )
+    expect(compared).toBeGreaterThan(5_000) // the generator reaches the matcher, not only the refusals
+  })
+
+  test('a whole guard: the same records as picomatch name by name and picomatch on the whole pattern', () => {
+    fc.assert(
+      fc.property(globArb, fc.array(pathArb, { minLength: 1, maxLength: 6 }), (glob, paths) => {
+        const prepared = prepareGlob(glob)
+        const ours = compileGuard([decision({ paths: [glob] })])
+        const byName = compileGuard([decision({ paths: [glob] })], oracle)
+        const whole = prepared?.patterns.map(picomatchPattern) ?? []
+        for (const path of paths) {
+          const hit = ours.match(path).length === 1
+          expect([glob, path, 'by name', hit]).toEqual([glob, path, 'by name', byName.match(path).length === 1])
+          const read = asGuardReads(path)
+          if (prepared !== undefined && read !== undefined) expect([glob, path, 'whole', hit]).toEqual([glob, path, 'whole', whole.some((m) => m(read)) !== prepared.exclude])
+        }
+      }),
+      { numRuns: 3_000, seed: 1_024 },
+    )
+  })
+
+  test('hostile names: the compiled regex of a name at the caps stays linear enough (no nested quantifier)', () => {
+    for (const name of wildcardNames(`*${'a'.repeat(30)}*${'b'.repeat(30)}`)) expect(name.regex).not.toMatch(/\)[*+]|\*[*+]/)
   })
 })

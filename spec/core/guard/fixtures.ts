@@ -1,12 +1,26 @@
-// What the guard's specs share: the compiler the adapter passes, a record with a given scope, and a
-// seeded generator.
-import picomatch from '../../../vendor/picomatch.js'
-import type { GlobCompiler } from '../../../core/domain/guard/glob'
-import { GLOB_OPTIONS } from '../../../core/domain/guard/glob-options'
+// What the guard's specs share: the plugin's name matcher and picomatch as its oracle, a record with a
+// given scope, and a seeded generator.
+import picomatch from 'picomatch/posix'
+import { compileName, type GlobCompiler } from '../../../core/domain/guard/glob'
 import type { GuardRecord } from '../../../core/domain/guard/records'
 
-/** What the adapter passes: picomatch's POSIX build with the domain's options. */
-export const compile: GlobCompiler = (g) => picomatch(g, GLOB_OPTIONS)
+/** The plugin's own name matcher, as compileGuard uses it. */
+export const compile: GlobCompiler = compileName
+
+/**
+ * The options under which picomatch means what the guard means (docs/guard.md, Glob semantics): `dot`,
+ * `*` and `**` cover dotfiles and dot-folders; `nocase`, case is ignored (both sides are folded too);
+ * `basename: false`, a slash-less glob gets its any-depth meaning from glob.ts, not from picomatch's
+ * basename mode (which would test `src/db/**` against the file name alone); `noextglob`, extglobs are
+ * read by glob.ts or refused, never compiled to nested groups.
+ */
+export const GLOB_OPTIONS = Object.freeze({ dot: true, nocase: true, basename: false, noextglob: true })
+
+/** picomatch, given a name in its own syntax: the oracle. */
+export const oracle: GlobCompiler = (name) => picomatch(name.source, GLOB_OPTIONS)
+
+/** picomatch over a whole pattern (`src/**` + `/*.sql`). */
+export const picomatchPattern = (pattern: string): ((path: string) => boolean) => picomatch(pattern, GLOB_OPTIONS)
 
 export type ScopeInput = { readonly paths?: readonly string[]; readonly areas?: readonly string[] }
 
