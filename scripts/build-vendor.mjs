@@ -4,11 +4,13 @@
 //
 //   node scripts/build-vendor.mjs           write vendor/*.js
 //   node scripts/build-vendor.mjs --check   exit 1 when a committed bundle differs from a fresh build
+import { parse } from 'acorn'
 import { build } from 'esbuild'
 import { readFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { functions as LEFT_OUT_FUNCTIONS, members as LEFT_OUT_MEMBERS, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version
@@ -26,17 +28,80 @@ const localGlobals = {
   Reflect: join(root, 'scripts/vendor-src/reflect.mjs'),
   WeakRef: join(root, 'scripts/vendor-src/weak-ref.mjs'),
 }
+// What the composition root does not reach is left out of the bundle (scripts/vendor-src/inversify-surface.mjs).
+const packagePath = (file) => file.split('\\').join('/').split('/node_modules/').at(-1)
+const notInBundle = (name) => `throw new Error(${JSON.stringify(`inversify: ${name} is not in hark-memory's bundle of it (scripts/vendor-src/inversify-surface.mjs)`)})`
+const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(LEFT_OUT_FUNCTIONS), ...LEFT_OUT_MODULES])
+const seen = new Set()
+
+/** A module whose every export is a function or a class that throws when reached. */
+function stubModule(text, file) {
+  const out = []
+  for (const node of parse(text, { ecmaVersion: 'latest', sourceType: 'module' }).body) {
+    if (!node.type.startsWith('Export')) continue // imports and module-local declarations go with the module
+    const d = node.type === 'ExportNamedDeclaration' ? node.declaration : undefined
+    if (d?.type === 'FunctionDeclaration') out.push(`export function ${d.id.name}() { ${notInBundle(d.id.name)} }`)
+    else if (d?.type === 'ClassDeclaration') out.push(`export class ${d.id.name} { constructor() { ${notInBundle(d.id.name)} } }`)
+    else throw new Error(`build-vendor: ${file} exports something other than a function or a class; it cannot be stubbed`)
+  }
+  return out.join('\n')
+}
+
+/** `text` with the listed class members left out: a public one throws, a private one goes. */
+function pruneMembers(text, file, classes) {
+  const edits = []
+  for (const node of parse(text, { ecmaVersion: 'latest', sourceType: 'module' }).body) {
+    const cls = node.type === 'ExportNamedDeclaration' ? node.declaration : node
+    const names = cls?.type === 'ClassDeclaration' ? classes[cls.id.name] : undefined
+    if (names === undefined) continue
+    for (const name of names) {
+      const member = cls.body.body.find((m) => m.type === 'MethodDefinition' && (m.key.type === 'PrivateIdentifier' ? `#${m.key.name}` : m.key.name) === name)
+      if (member === undefined) throw new Error(`build-vendor: ${file} has no ${cls.id.name}.${name} (scripts/vendor-src/inversify-surface.mjs)`)
+      if (name.startsWith('#')) edits.push([member.start, member.end, ''])
+      else edits.push([member.value.body.start, member.value.body.end, `{ ${notInBundle(`${cls.id.name}.${name}`)} }`])
+    }
+    delete classes[cls.id.name]
+  }
+  const missing = Object.keys(classes)
+  if (missing.length > 0) throw new Error(`build-vendor: ${file} has no class ${missing.join(', ')}`)
+  for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
+  return text
+}
+
+/** `text` with the listed function declarations throwing (`outer/inner`: one declared in `outer`'s body). */
+function pruneFunctions(text, file, names) {
+  const program = parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true })
+  const declared = (body, name) => body.filter((n) => n.type === 'FunctionDeclaration' && n.id.name === name)
+  const edits = names.map((path) => {
+    let found = [program]
+    for (const name of path.split('/')) found = found.length === 1 ? declared(found[0].type === 'Program' ? found[0].body : found[0].body.body, name) : []
+    if (found.length !== 1) throw new Error(`build-vendor: ${file} has ${found.length} functions ${path} (scripts/vendor-src/inversify-surface.mjs)`)
+    return [found[0].body.start, found[0].body.end, `{ ${notInBundle(`reflect-metadata's ${path}`)} }`]
+  })
+  for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
+  return text
+}
+
 const engineSafe = {
   name: 'engine-safe-globals',
   setup(b) {
     b.onResolve({ filter: /^reflect-metadata(\/lite)?$/ }, (args) => ({ path: args.path, namespace: 'empty' }))
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: '', loader: 'js' }))
+    b.onLoad({ filter: /[\\/]node_modules[\\/]reflect-metadata[\\/].*\.js$/ }, async (args) => {
+      const name = packagePath(args.path)
+      if (LEFT_OUT_FUNCTIONS[name] === undefined) return undefined
+      seen.add(name)
+      return { contents: pruneFunctions(await readFile(args.path, 'utf8'), name, LEFT_OUT_FUNCTIONS[name]), loader: 'js', resolveDir: dirname(args.path) }
+    })
     b.onLoad({ filter: /[\\/]node_modules[\\/](inversify|@inversifyjs)[\\/].*\.js$/ }, async (args) => {
-      const text = await readFile(args.path, 'utf8')
+      let text = await readFile(args.path, 'utf8')
+      const name = packagePath(args.path)
+      if (leftOut.has(name)) seen.add(name)
+      if (LEFT_OUT_MODULES.includes(name)) return { contents: stubModule(text, name), loader: 'js', resolveDir: dirname(args.path) }
+      if (LEFT_OUT_MEMBERS[name] !== undefined) text = pruneMembers(text, name, { ...LEFT_OUT_MEMBERS[name] })
       const imports = Object.entries(localGlobals)
         .filter(([name]) => new RegExp(`\\b${name}\\b`).test(text))
         .map(([name, file]) => `import { ${name} } from ${JSON.stringify(file)};\n`)
-      if (imports.length === 0) return undefined
       return { contents: imports.join('') + text, loader: 'js', resolveDir: dirname(args.path) }
     })
   },
@@ -59,6 +124,10 @@ async function bundle({ entry, packages }) {
     write: false,
     logLevel: 'warning',
   })
+  if (packages.includes('inversify')) {
+    const unseen = [...leftOut].filter((f) => !seen.has(f))
+    if (unseen.length > 0) throw new Error(`build-vendor: the bundle never loaded ${unseen.join(', ')} (scripts/vendor-src/inversify-surface.mjs)`)
+  }
   return result.outputFiles[0].text
 }
 

@@ -1,0 +1,111 @@
+// The vendored inversify (vendor/inversify.js, cut to what the composition root reaches by
+// scripts/vendor-src/inversify-surface.mjs): everything vendor/inversify.d.ts declares works as inversify
+// documents it, and what was left out says so when reached instead of misbehaving.
+import { describe, expect, test } from 'vitest'
+import { Container, ContainerModule, type ServiceIdentifier } from '../../vendor/inversify.js'
+
+const id = <T>(name: string) => Symbol(name) as ServiceIdentifier<T>
+
+describe('the declared surface', () => {
+  test('constant values and resolved values of every arity, through modules and direct bindings', () => {
+    const c = new Container()
+    const ids = Array.from({ length: 7 }, (_, i) => id<number>(`n${i}`))
+    c.load(new ContainerModule(({ bind }) => ids.forEach((n, i) => bind(n).toConstantValue(i + 1))))
+    // 0 to 6 dependencies: inversify resolves one to four with code of their own, more another way.
+    for (let arity = 0; arity <= 6; arity++) {
+      const sum = id<number>(`sum${arity}`)
+      c.bind(sum).toResolvedValue((...xs: number[]) => xs.reduce((a, b) => a + b, 0), ids.slice(0, arity) as never)
+      expect(c.get(sum)).toBe((arity * (arity + 1)) / 2)
+    }
+    expect(c.get(ids[6]!)).toBe(7)
+  })
+
+  test('scopes: singleton once per container that binds it, request once per get, transient every time', () => {
+    const root = new Container()
+    let made = 0
+    const single = id<object>('single')
+    const perRequest = id<object>('perRequest')
+    const transient = id<object>('transient')
+    const pair = id<[object, object]>('pair')
+    root.bind(single).toResolvedValue(() => ({ n: ++made })).inSingletonScope()
+    root.bind(perRequest).toResolvedValue(() => ({ n: ++made })).inRequestScope()
+    root.bind(transient).toResolvedValue(() => ({ n: ++made })).inTransientScope()
+    root.bind(pair).toResolvedValue((a: object, b: object) => [a, b], [perRequest, perRequest] as never)
+    expect(root.get(single)).toBe(root.get(single))
+    const [a, b] = root.get(pair)
+    expect(a).toBe(b) // one request, one instance
+    expect(root.get(pair)[0]).not.toBe(a) // the next get, another
+    expect(root.get(transient)).not.toBe(root.get(transient))
+  })
+
+  test('child containers see their parents, resolve a parent-bound request-scoped value over their own bindings, and keep their own singletons', () => {
+    const root = new Container()
+    const port = id<string>('port')
+    const service = id<{ port: string }>('service')
+    const useCase = id<{ service: { port: string } }>('useCase')
+    root.bind(useCase).toResolvedValue((s: { port: string }) => ({ service: s }), [service] as never).inRequestScope()
+    const conversation = new Container({ parent: root })
+    const callA = new Container({ parent: conversation })
+    const callB = new Container({ parent: conversation })
+    for (const [call, name] of [[callA, 'a'], [callB, 'b']] as const) {
+      call.load(
+        new ContainerModule(({ bind }) => {
+          bind(service).toResolvedValue((p: string) => ({ port: p }), [port] as never).inSingletonScope()
+        }),
+      )
+      call.bind(port).toConstantValue(name)
+    }
+    expect(callA.get(useCase).service.port).toBe('a')
+    expect(callB.get(useCase).service.port).toBe('b')
+    expect(callA.get(service)).toBe(callA.get(service))
+    expect(callA.get(service)).not.toBe(callB.get(service))
+    expect(() => conversation.get(useCase)).toThrow(/service/) // nothing binds the service there
+  })
+
+  test('a binding added after a get is seen by the next get', () => {
+    const root = new Container()
+    const late = id<string>('late')
+    const user = id<string>('user')
+    root.bind(user).toResolvedValue((l: string) => `got ${l}`, [late] as never)
+    expect(() => root.get(user)).toThrow()
+    root.bind(late).toConstantValue('it')
+    expect(root.get(user)).toBe('got it')
+  })
+
+  test('an unbound or ambiguous service throws inversify\'s own message', () => {
+    const c = new Container()
+    const twice = id<number>('twice')
+    c.bind(twice).toConstantValue(1)
+    c.bind(twice).toConstantValue(2)
+    expect(() => c.get(id('missing'))).toThrow(/No bindings found for service: "Symbol\(missing\)"/)
+    expect(() => c.get(twice)).toThrow(/Ambiguous bindings found for service: "Symbol\(twice\)"/)
+  })
+})
+
+describe('what the bundle leaves out', () => {
+  type Loose = Record<string, (...args: unknown[]) => unknown>
+  const notInBundle = /is not in hark-memory's bundle of it/
+
+  test.each(['unbind', 'rebind', 'isBound', 'getAll', 'snapshot', 'restore', 'unload', 'register', 'onActivation'])('Container.%s throws that it was left out', (method) => {
+    const c = new Container() as unknown as Loose
+    expect(() => c[method]?.(Symbol('x'))).toThrow(notInBundle)
+  })
+
+  test.each(['getAsync', 'loadAsync', 'unbindAll'])('Container.%s rejects or throws that it was left out', async (method) => {
+    const c = new Container() as unknown as Loose
+    await expect((async () => c[method]?.(Symbol('x')))()).rejects.toThrow(notInBundle)
+  })
+
+  test.each(['to', 'toSelf', 'toDynamicValue', 'toFactory', 'toService'])('bind().%s throws that it was left out', (method) => {
+    const c = new Container()
+    const syntax = c.bind(Symbol('x')) as unknown as Loose
+    expect(() => syntax[method]?.(class {})).toThrow(notInBundle)
+  })
+
+  test('when and on constraints after a scope throw that they were left out', () => {
+    const c = new Container()
+    const syntax = c.bind(Symbol('x')).toResolvedValue(() => 1).inSingletonScope() as unknown as Loose
+    expect(() => syntax['whenNamed']?.('n')).toThrow(notInBundle)
+    expect(() => syntax['onActivation']?.(() => 1)).toThrow(notInBundle)
+  })
+})
