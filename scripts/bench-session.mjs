@@ -2,18 +2,31 @@
 // npm run bench [-- options]: the plugin in real sessions, against a floor. Runs the scripted session of
 // `npm run demo` (real `claude -p`, scripted model, fake Hark behind the TLS proxy, scratch HOME) N times with
 // the plugin and N times with e2e/passthrough-plugin (the same events and matchers, each hook only calling
-// next(e)), alternating, one at a time. Prints per event each one's median own time and the plugin's overhead
-// above the floor; the module load; Hark's requests; the store's writes and bytes; when end_session reached
-// Hark after session.end began; and the targets of issue 11 against those figures. Asserts nothing.
+// next(e)), alternating, one at a time. The fake Hark serves the demo's project with a decision log of 200
+// records (--decisions). Prints per event each one's median own time and the plugin's overhead above the floor;
+// the first guarded edit on a line of its own, and the session's summed overhead; the module load; Hark's
+// requests; the store's writes and bytes; when end_session reached Hark after session.end began; and the targets
+// of issue 11 against those figures. Asserts nothing.
 //
-//   node scripts/bench-session.mjs [runs] [--runs N] [--delay-ms N] [--json] [--plugin-dir DIR] [--keep]
+//   node scripts/bench-session.mjs [runs] [--runs N] [--warmup N] [--delay-ms N] [--decisions N|demo] [--json]
+//                                  [--plugin-dir DIR] [--against DIR|COMMIT] [--floor-dir DIR] [--keep] [--from FILE]
 //
 //   runs / --runs N   sessions of each plugin (default 7), after one of each to warm up (--warmup N)
 //   --delay-ms N      the fake Hark answers every request N ms late
+//   --decisions N     list_journal_entries answers with N decision records (default 200), generated from a fixed
+//                     seed by e2e/lib/decisions.mjs: the demo's decisions among them, scoped as a real project's
+//                     are (globs, areas, a `(scope: …)` title, `scope:` body lines, one in ten with none), mostly
+//                     accepted, some proposed, rejected or superseded; the session's Edit of src/db/schema.sql
+//                     is still guarded by the demo's two decisions alone. 0 or `demo`: the demo's own journal
 //   --json            print the results as JSON (every run, and the summary) instead of the table
 //   --plugin-dir DIR  bench another checkout's plugin (the floor stays this repository's pass-through)
-//   --against DIR     also bench the plugin in DIR (a checkout of another commit), its sessions alternating
-//                     with the plugin's and the floor's, and print both plugins' overheads side by side
+//   --against DIR     also bench the plugin in DIR (another checkout of it), its sessions alternating with the
+//                     plugin's and the floor's, and print both plugins' overheads side by side, with the ratio
+//                     (this ÷ other) beside each
+//   --against COMMIT  the same for a git ref of this repository, checked out with `git worktree add --detach`
+//                     into a temp folder (node_modules linked to this checkout's), removed when the bench ends,
+//                     fails or is interrupted; the engine loads that commit's committed build/ and vendor/
+//   --floor-dir DIR   another floor plugin
 //   --keep            keep each run's folder (debug.log, hark.jsonl, home/, …) under $TMPDIR/hark-bench-*
 //   --from FILE       print the table of an earlier --json output instead of running
 //
@@ -26,9 +39,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { E2E_DIR, REPO_DIR, runSession } from '../e2e/lib/session.mjs'
+import { E2E_DIR, FIXTURE, REPO_DIR, killRunning, runSession } from '../e2e/lib/session.mjs'
 import { engineVersion, pluginVersion } from '../e2e/lib/inspect.mjs'
 import { changedFields, debugLines, keyKind, moduleLoad, ownTimes, round, storeSets, toolUses, watchStore } from '../e2e/lib/timings.mjs'
+import { decisionFixture } from '../e2e/lib/decisions.mjs'
+import { onExit, otherTree } from '../e2e/lib/other-tree.mjs'
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
@@ -40,6 +55,7 @@ const { values: opt, positionals } = parseArgs({
     'plugin-dir': { type: 'string', default: REPO_DIR },
     'floor-dir': { type: 'string', default: path.join(E2E_DIR, 'passthrough-plugin') },
     against: { type: 'string' },
+    decisions: { type: 'string', default: '200' },
     keep: { type: 'boolean', default: false },
     from: { type: 'string' },
   },
@@ -57,9 +73,40 @@ const warmup = whole('--warmup', opt.warmup, 0)
 const delayMs = whole('--delay-ms', opt['delay-ms'], 0)
 const pluginDir = path.resolve(opt['plugin-dir'])
 const floorDir = path.resolve(opt['floor-dir'])
-const againstDir = opt.against === undefined ? undefined : path.resolve(opt.against)
+const decisionsN = opt.decisions === 'demo' ? 0 : whole('--decisions', opt.decisions, 0)
 const base = opt.from ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'hark-bench-'))
+// On any exit, ^C included, last registered first: the session still running is killed, the other tree's
+// worktree removed, the run folders too (unless --keep).
+if (base !== undefined) onExit(() => { if (!opt.keep) fs.rmSync(base, { recursive: true, force: true, maxRetries: 5 }) })
+let other
+if (opt.against !== undefined && !opt.from) {
+  try {
+    other = otherTree(opt.against)
+  } catch (error) {
+    console.error(error.message)
+    process.exit(2)
+  }
+  onExit(other.cleanUp)
+}
+onExit(killRunning)
+const againstDir = other?.dir
 const progress = (text) => process.stderr.write(`${text}\n`)
+
+// The project the fake Hark serves: the demo's fixture, its journal grown to N decisions unless N is 0.
+let fixture
+let decisions = { n: 'demo', fixture: path.relative(REPO_DIR, FIXTURE) }
+if (base !== undefined && decisionsN > 0) {
+  let generated
+  try {
+    generated = decisionFixture(decisionsN)
+  } catch (error) {
+    console.error(error.message)
+    process.exit(2)
+  }
+  fixture = path.join(base, 'fixture.json')
+  fs.writeFileSync(fixture, JSON.stringify(generated.fixture, null, 2) + '\n')
+  decisions = { n: decisionsN, ...generated.stats }
+}
 
 /** One session, read: the plugin's hook calls with own times, its load, Hark's requests, the store's writes. */
 async function session(kind, dir, i) {
@@ -69,6 +116,7 @@ async function session(kind, dir, i) {
     dir: folder,
     pluginDir: dir,
     delayMs,
+    fixture,
     beforeClaude: (files) => {
       const stop = watchStore(path.join(files.home, '.claude', 'plugins', 'store'))
       // claude has exited: let the last file events arrive, then stop watching
@@ -82,6 +130,10 @@ async function session(kind, dir, i) {
   const at = (name) => hooks.find((h) => h.name === name)
   const requests = run.harkLog.map((r) => ({ tool: r.tool ?? r.method ?? r.http, outcome: r.outcome, receivedAt: Date.parse(r.receivedAt ?? r.t) }))
   const end = requests.find((r) => r.tool === 'end_session')
+  // What list_journal_entries served (the first answer), and the first guarded edit: the first edit hook that asked.
+  const served = run.harkLog.find((r) => r.tool === 'list_journal_entries' && r.outcome === 'ok')?.payload?.entries
+  const guarded = hooks.find((h) => h.event === 'tool.call' && /^tool\.call (Edit|Write|MultiEdit|NotebookEdit)\b/.test(h.name) && h.asks > 0)
+  const guardLine = guarded && lines.find((l) => l.t >= guarded.start && l.t <= guarded.end + 5 && l.text.startsWith('[hark-memory] $.ui.log: '))?.text.slice('[hark-memory] $.ui.log: '.length)
   const sessionEnd = at('session.end')
   const exitStart = at('classic.SessionEnd') ?? sessionEnd
   // Each logged set, with the state the store file held after it when the watcher saw every write.
@@ -106,6 +158,8 @@ async function session(kind, dir, i) {
     hooks: hooks.map(({ start, end: stop, ...h }) => h),
     ownTotalMs: round(hooks.reduce((sum, h) => sum + h.ownMs, 0)),
     hark: requests.map((r) => r.tool),
+    decisionsServed: served?.filter((e) => e?.kind === 'decision').length,
+    guard: guarded ? { hook: guarded.name, line: guardLine } : undefined,
     store: {
       sets: sets.length,
       writes: store.writes,
@@ -206,6 +260,22 @@ async function measure() {
         reached: all[side].filter((r) => r.endSession !== undefined).length,
       },
     }
+    // The first guarded edit: the event most sessions name as their first edit hook that asked.
+    const guardedNames = all[side].map((r) => r.guard?.hook).filter(Boolean)
+    const guardedName = [...new Set(guardedNames)].sort((a, b) => guardedNames.filter((x) => x === b).length - guardedNames.filter((x) => x === a).length)[0]
+    const guardedEvent = events.find((e) => e.name === guardedName)
+    summary.firstGuardedEdit = guardedEvent === undefined ? undefined : {
+      name: guardedName,
+      own: guardedEvent.own,
+      ownRange: guardedEvent.ownRange,
+      overheadMs: guardedEvent.overheadMs,
+      harkMs: guardedEvent.harkMs,
+      harkRequests: guardedEvent.harkRequests,
+      asked: all[side].filter((r) => r.guard?.hook === guardedName).length,
+      sessions: all[side].length,
+      line: all[side].find((r) => r.guard?.hook === guardedName)?.guard.line,
+    }
+    summary.decisionsServed = median(all[side].map((r) => r.decisionsServed))
     const start = events.find((e) => e.name === 'session.start')
     const over25 = events.filter((e) => (e.overheadMs ?? 0) > 25)
     const targets = [
@@ -241,13 +311,31 @@ async function measure() {
     sessions: runs,
     warmup,
     delayMs,
+    decisions,
     plugin: { dir: pluginDir, version: pluginVersion(pluginDir), commit: git(pluginDir, 'rev-parse', '--short', 'HEAD'), dirty: (git(pluginDir, 'status', '--porcelain', '--untracked-files=no') ?? '') !== '' },
     floor: { dir: floorDir },
     engine: engineVersion(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: `${process.platform}/${process.arch}`, loadavg: { before: load0.map((x) => round(x, 2)), after: load1.map((x) => round(x, 2)) } },
   }
-  const against = againstDir === undefined ? undefined : { dir: againstDir, version: pluginVersion(againstDir), commit: git(againstDir, 'rev-parse', '--short', 'HEAD'), ...summarize('against') }
-  return { ...meta, summary, targets, against, runs: all }
+  const against = againstDir === undefined ? undefined : { dir: againstDir, version: pluginVersion(againstDir), commit: git(againstDir, 'rev-parse', '--short', 'HEAD'), ref: other.worktree ? opt.against : undefined, worktree: other.worktree, ...summarize('against') }
+  return { ...meta, summary, targets, against, ratios: against === undefined ? undefined : ratios(summary, against.summary), runs: all }
+}
+
+/** This ÷ other, of an amount above the floor; undefined unless the other's is 1 ms or more (a smaller one is noise). */
+const ratioOf = (mine, theirs) => (typeof mine === 'number' && typeof theirs === 'number' && theirs >= 1 ? round(mine / theirs, 2) : undefined)
+
+/** With --against: each event's overhead, the sum, the first guarded edit and the load, this ÷ other. */
+function ratios(mine, theirs) {
+  const event = (name) => theirs.events.find((e) => e.name === name)?.overheadMs
+  const diff = (s, field) => (s[field] === undefined ? undefined : s[field].plugin - s[field].floor)
+  return {
+    events: Object.fromEntries(mine.events.map((e) => [e.name, ratioOf(e.overheadMs, event(e.name))])),
+    overheadTotalMs: ratioOf(mine.overheadTotalMs, theirs.overheadTotalMs),
+    firstGuardedEdit: mine.firstGuardedEdit ? ratioOf(mine.firstGuardedEdit.overheadMs, event(mine.firstGuardedEdit.name)) : undefined,
+    loadMs: ratioOf(diff(mine, 'loadMs'), diff(theirs, 'loadMs')),
+    scanMs: ratioOf(diff(mine, 'scanMs'), diff(theirs, 'scanMs')),
+    workerMs: ratioOf(diff(mine, 'workerMs'), diff(theirs, 'workerMs')),
+  }
 }
 
 /** The report as tables for a person. */
@@ -264,6 +352,13 @@ function printTable(report) {
   console.log(`  plugin  ${plugin.dir} (${plugin.version}${plugin.commit ? `, ${plugin.commit}${plugin.dirty ? ' + changes' : ''}` : ''})`)
   console.log(`  floor   ${path.relative(REPO_DIR, floor.dir) || floor.dir} (each hook only calls next(e))`)
   console.log(`  engine  claude ${report.engine}; node ${machine.node}, ${machine.cpus} cpus, load ${load.before[0].toFixed(1)} → ${load.after[0].toFixed(1)}; ${report.seconds} s`)
+  const d = report.decisions
+  if (d !== undefined) {
+    const served = summary.decisionsServed === undefined ? '' : `; list_journal_entries served ${summary.decisionsServed} (median)`
+    console.log(d.n === 'demo'
+      ? `  Hark    the demo's fixture (${d.fixture}), its own journal${served}`
+      : `  Hark    ${d.decisions} decisions: the demo's ${d.demo} and ${d.generated} generated (seed ${d.seed}); ${d.settled} settled, ${d.scoped} with a scope, ${d.settledScoped} both${served}`)
+  }
   console.log('\nOwn time per hook call, median ms: settle time less the hooks and the tool run beneath it (docs/performance.md)')
   console.log(`  ${pad('event', width)}${lpad('plugin', 8)}${lpad('floor', 8)}${lpad('overhead', 10)}${lpad('of it Hark', 12)}   settle: plugin / floor`)
   for (const e of events) {
@@ -273,6 +368,15 @@ function printTable(report) {
   const harkTotal = events.reduce((sum, e) => sum + (e.harkMs ?? 0), 0)
   console.log(`  ${pad('sum of the medians', width)}${lpad(f(summary.ownTotalMs.plugin), 8)}${lpad(f(summary.ownTotalMs.floor), 8)}${lpad(signed(summary.overheadTotalMs), 10)}${lpad(f(harkTotal), 12)}`)
   console.log('  (of it Hark: the time the hook waited on its Hark requests, as $.http.fetch logs it, median; in brackets how many)')
+  const g = summary.firstGuardedEdit
+  if (g !== undefined) {
+    const hark = g.harkRequests ? `, ${f(g.harkMs)} ms of it Hark (${g.harkRequests} request${g.harkRequests === 1 ? '' : 's'})` : ', none of it Hark'
+    console.log(`\nFirst guarded edit, ${g.name} (the guard asked in ${g.asked} of ${g.sessions} sessions): own ${f(g.own.plugin)} ms, the floor's ${f(g.own.floor)}, ${signed(g.overheadMs)} ms above it${hark}`)
+    if (g.line) console.log(`  the plugin's line: ${g.line.length > 200 ? `${g.line.slice(0, 199)}…` : g.line}`)
+  } else if (summary.decisionsServed !== undefined || report.decisions !== undefined) {
+    console.log('\nFirst guarded edit: no edit hook asked the guard\'s question in these sessions')
+  }
+  console.log(`Session overhead above the floor, summed over the events: ${signed(summary.overheadTotalMs)} ms`)
   console.log(`\nModule load (Found N plugins → module loaded), median ms: plugin ${f(summary.loadMs.plugin)}, floor ${f(summary.loadMs.floor)}, ${signed(summary.loadMs.plugin - summary.loadMs.floor)}`)
   if (summary.scanMs !== undefined) {
     console.log(`  the engine's scan on its main thread (Found N plugins → hooks worker spawned): plugin ${f(summary.scanMs.plugin)}, floor ${f(summary.scanMs.floor)}, ${signed(summary.scanMs.plugin - summary.scanMs.floor)}`)
@@ -295,33 +399,42 @@ function printTable(report) {
   if (report.against !== undefined) printAgainst(report, width)
 }
 
-/** With --against: the two plugins' overheads above the same floor, side by side (sessions alternated). */
+/** With --against: the two plugins' overheads above the same floor, side by side (sessions alternated), and this ÷ other. */
 function printAgainst(report, width) {
   const a = report.against
+  const r = report.ratios ?? ratios(report.summary, a.summary)
   const f = (x) => (x === undefined || x === null || Number.isNaN(x) ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`)
+  const x = (q) => (q === undefined || q === null ? '–' : q.toFixed(2))
   const pad = (s, w) => String(s).padEnd(w)
   const lpad = (s, w) => String(s).padStart(w)
   const label = (dir, commit) => `${path.basename(dir)}${commit ? ` (${commit})` : ''}`
   const left = label(report.plugin.dir, report.plugin.commit)
-  const right = label(a.dir, a.commit)
+  const right = a.ref !== undefined ? `${a.ref}${a.commit ? ` (${a.commit})` : ''}` : label(a.dir, a.commit)
   const col = Math.max(14, left.length, right.length) + 2
-  console.log(`\nSide by side, overhead above the floor (ms, medians; the three alternated session by session): ${left} | ${right}`)
-  console.log(`  ${pad('event', width)}${lpad(left, col)}${lpad(right, col)}`)
+  console.log(`\nSide by side, overhead above the floor (ms, medians; the three alternated session by session): ${left} | ${right}${a.worktree ? ` (a temp worktree: ${a.dir})` : ''}`)
+  console.log(`  ${pad('event', width)}${lpad(left, col)}${lpad(right, col)}${lpad('this ÷ other', 14)}`)
   for (const e of report.summary.events) {
-    const other = a.summary.events.find((x) => x.name === e.name)
-    console.log(`  ${pad(e.name, width)}${lpad(f(e.overheadMs), col)}${lpad(f(other?.overheadMs), col)}`)
+    const other = a.summary.events.find((o) => o.name === e.name)
+    console.log(`  ${pad(e.name, width)}${lpad(f(e.overheadMs), col)}${lpad(f(other?.overheadMs), col)}${lpad(x(r.events[e.name]), 14)}`)
   }
-  console.log(`  ${pad('sum of the medians', width)}${lpad(f(report.summary.overheadTotalMs), col)}${lpad(f(a.summary.overheadTotalMs), col)}`)
+  console.log(`  ${pad('sum of the medians', width)}${lpad(f(report.summary.overheadTotalMs), col)}${lpad(f(a.summary.overheadTotalMs), col)}${lpad(x(r.overheadTotalMs), 14)}`)
+  const g = report.summary.firstGuardedEdit
+  const og = a.summary.firstGuardedEdit
+  if (g !== undefined || og !== undefined) {
+    const asked = (s) => (s === undefined ? 'none asked' : `asked ${s.asked}/${s.sessions}`)
+    console.log(`  ${pad(`first guarded edit (${asked(g)} | ${asked(og)})`, width)}${lpad(f(g?.overheadMs), col)}${lpad(f(og?.overheadMs), col)}${lpad(x(r.firstGuardedEdit), 14)}`)
+  }
   const load = (s) => s.loadMs.plugin - s.loadMs.floor
-  console.log(`  ${pad('module load above the floor', width)}${lpad(f(load(report.summary)), col)}${lpad(f(load(a.summary)), col)}`)
+  console.log(`  ${pad('module load above the floor', width)}${lpad(f(load(report.summary)), col)}${lpad(f(load(a.summary)), col)}${lpad(x(r.loadMs), 14)}`)
   const scan = (s) => (s.scanMs === undefined ? NaN : s.scanMs.plugin - s.scanMs.floor)
   const worker = (s) => (s.workerMs === undefined ? NaN : s.workerMs.plugin - s.workerMs.floor)
-  console.log(`  ${pad('  of it the scan, before the worker', width)}${lpad(f(scan(report.summary)), col)}${lpad(f(scan(a.summary)), col)}`)
-  console.log(`  ${pad('  of it the worker', width)}${lpad(f(worker(report.summary)), col)}${lpad(f(worker(a.summary)), col)}`)
+  console.log(`  ${pad('  of it the scan, before the worker', width)}${lpad(f(scan(report.summary)), col)}${lpad(f(scan(a.summary)), col)}${lpad(x(r.scanMs), 14)}`)
+  console.log(`  ${pad('  of it the worker', width)}${lpad(f(worker(report.summary)), col)}${lpad(f(worker(a.summary)), col)}${lpad(x(r.workerMs), 14)}`)
   const end = (s) => s.endSession.afterSessionEndMs
   console.log(`  ${pad('end_session after session.end began', width)}${lpad(f(end(report.summary)).replace('+', ''), col)}${lpad(f(end(a.summary)).replace('+', ''), col)}`)
   console.log(`  ${pad('store writes', width)}${lpad(report.summary.store.writes, col)}${lpad(a.summary.store.writes, col)}`)
   console.log(`  ${pad('targets met', width)}${lpad(`${report.targets.filter((t) => t.met).length} of ${report.targets.length}`, col)}${lpad(`${a.targets.filter((t) => t.met).length} of ${a.targets.length}`, col)}`)
+  console.log('  (this ÷ other: the ratio of the two overheads above the floor, where the other\'s is 1 ms or more)')
 }
 
 const report = opt.from ? JSON.parse(fs.readFileSync(opt.from, 'utf8')) : await measure()

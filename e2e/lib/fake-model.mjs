@@ -6,6 +6,8 @@
 // A request of the main loop (it offers the Bash tool) gets step N, N = the assistant messages it already holds,
 // so a retry gets the same answer; past the last step the last repeats. Other requests (titles, summaries) get
 // sideReply. Every request body is kept, so a test can read what the model was sent (the <hark-brief> block).
+// Each log line has `receivedAt`, when the request reached the fake (its `t` is when the body had been read
+// and the answer begun), from the system clock, the clock the bench's other readings use.
 import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -50,6 +52,7 @@ export async function startFakeModel({ scenario, dir, port = 0, ttlS = 300 }) {
   let toolN = 0
 
   const server = http.createServer((req, res) => {
+    const receivedAt = new Date().toISOString()
     const chunks = []
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => {
@@ -59,7 +62,7 @@ export async function startFakeModel({ scenario, dir, port = 0, ttlS = 300 }) {
       const bodyFile = path.join(dir, 'bodies', `${String(id).padStart(3, '0')}.json`)
       fs.writeFileSync(bodyFile, raw)
       if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
-        log({ n: id, http: `${req.method} ${url.pathname}`, unhandled: true })
+        log({ n: id, receivedAt, http: `${req.method} ${url.pathname}`, unhandled: true })
         return res.writeHead(404, { 'content-type': 'application/json' })
           .end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `fake model: no ${url.pathname}` } }))
       }
@@ -75,6 +78,7 @@ export async function startFakeModel({ scenario, dir, port = 0, ttlS = 300 }) {
       const toolResults = Array.isArray(last?.content) ? last.content.filter((c) => c.type === 'tool_result') : []
       log({
         n: id,
+        receivedAt,
         main,
         step: main ? step : 'side',
         stream: !!body.stream,

@@ -43,17 +43,27 @@ export function engineEnv({ home, modelPort, proxyPort, caFile }) {
   }
 }
 
+const running = new Set() // the programs run() started that have not exited
+
+/** Kills (SIGKILL) every program run() started that is still running: for a bench's ^C and exit handlers. */
+export function killRunning() {
+  for (const child of running) child.kill('SIGKILL')
+  running.clear()
+}
+
 /** Runs a program; resolves { rc, stdout, stderr, wallS } (rc null when killed at the timeout). */
 export function run(cmd, args, { cwd, env, input, timeoutS = 60 } = {}) {
   return new Promise((resolve) => {
     const started = performance.now()
     const child = spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    running.add(child)
     const out = []
     const err = []
     child.stdout.on('data', (c) => out.push(c))
     child.stderr.on('data', (c) => err.push(c))
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutS * 1000)
     child.on('close', (rc) => {
+      running.delete(child)
       clearTimeout(timer)
       resolve({ rc, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), wallS: (performance.now() - started) / 1000 })
     })

@@ -16,6 +16,9 @@
 //   $.store.set (hark-memory@inline): <key>            one line per store write ($.store.delete writes unlogged).
 //   $.http.fetch (hark-memory): POST https://…         a request the plugin made, and when answered:
 //   $.http.fetch (hark-memory): 200 in 73ms, 2263 chars   (its time is part of the hook's own time)
+//   $.tool.call (hark-memory): no tool named "AskUserQuestion"; …   the guard asking its question (headless, the
+//       engine has no such tool: the plugin then logs one line naming the file and the records, and lets the edit
+//       go ahead; in a terminal the line is `$.tool.call (hark-memory): AskUserQuestion (…`)
 // Each line starts with an ISO time to the millisecond from the system clock, the clock the fake Hark stamps
 // `receivedAt` with, so the two logs can be compared (to about a millisecond).
 import fs from 'node:fs'
@@ -114,6 +117,7 @@ export function ownTimes(lines, label, tools = new Map()) {
   const fetchPrefix = `$.http.fetch (${label.split('@')[0]}): `
   const fetches = lines.filter((l) => l.text.startsWith(`${fetchPrefix}POST`))
   const answers = lines.map((l) => ({ t: l.t, m: l.text.startsWith(fetchPrefix) && l.text.slice(fetchPrefix.length).match(/^\d+ in (\d+)ms/) })).filter((a) => a.m)
+  const questions = lines.filter((l) => l.text.startsWith(`$.tool.call (${label.split('@')[0]}): `) && l.text.includes('AskUserQuestion'))
   const seen = new Map()
   return ours.map((h) => {
     let name = h.event
@@ -139,6 +143,8 @@ export function ownTimes(lines, label, tools = new Map()) {
       harkRequests: fetches.filter((l) => l.t >= h.start && l.t <= h.end).length,
       // the time the hook's answered requests took, as the engine logs it (`$.http.fetch (…): 200 in 73ms, …`)
       harkMs: answers.filter((a) => a.t >= h.start && a.t <= h.end).reduce((sum, a) => sum + Number(a.m[1]), 0),
+      // the questions the hook asked (the edit guard's AskUserQuestion)
+      asks: questions.filter((l) => l.t >= h.start && l.t <= h.end).length,
     }
   })
 }
