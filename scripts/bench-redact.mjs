@@ -17,7 +17,7 @@ const bundled = await build({
   stdin: {
     contents: [
       "export { cleanNotes, redactSecrets } from './core/domain/notes.ts'",
-      "export { findTokens, TOKEN_FORMATS } from './core/domain/token-formats.ts'",
+      "export { findTokens, tokenFormats } from './core/domain/token-formats.ts'",
       "export * from './spec/fixtures/redaction-corpus.ts'",
     ].join('\n'),
     resolveDir: root,
@@ -40,7 +40,7 @@ const loadMs = performance.now() - loadStart
 const firstStart = performance.now()
 fresh.findTokens('The first call compiles the table.')
 const firstMs = performance.now() - firstStart
-const { cleanNotes, findTokens, TOKEN_FORMATS, TOKEN_SAMPLES, SPEC_SAMPLES, ORDINARY_PROSE, LOOK_ALIKES, ACCESS_KEY, inProse, inSettings } = m
+const { cleanNotes, findTokens, tokenFormats, TOKEN_SAMPLES, SPEC_SAMPLES, ORDINARY_PROSE, LOOK_ALIKES, ACCESS_KEY, inProse, inSettings } = m
 const showMisses = process.argv.includes('--misses')
 
 /** Whether the cleaned text still holds the token (whole, or its last ten characters). */
@@ -48,7 +48,7 @@ const leaks = (out, token) => out.includes(token) || out.includes(token.slice(-1
 const pct = (n, d) => `${((100 * n) / d).toFixed(1)}%`
 const row = (what, target, result, ok) => console.log(`${ok ? 'met    ' : 'NOT MET'}  ${what.padEnd(58)} target ${target.padEnd(10)} result ${result}`)
 
-console.log(`Redaction corpus: ${TOKEN_SAMPLES.length} provider token samples (${TOKEN_FORMATS.length} formats in the table), ${SPEC_SAMPLES.length} SPEC samples, ${ORDINARY_PROSE.length} ordinary sentences, ${LOOK_ALIKES.length} look-alikes\n`)
+console.log(`Redaction corpus: ${TOKEN_SAMPLES.length} provider token samples (${tokenFormats().length} formats in the table), ${SPEC_SAMPLES.length} SPEC samples, ${ORDINARY_PROSE.length} ordinary sentences, ${LOOK_ALIKES.length} look-alikes\n`)
 
 const missed = { prose: [], settings: [] }
 TOKEN_SAMPLES.forEach((s, i) => {
@@ -129,7 +129,7 @@ const SIZE = 65_536
 const repeat = (unit) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE)
 let worst = { ms: 0, what: '' }
 const hostile = []
-for (const f of TOKEN_FORMATS) {
+for (const f of tokenFormats()) {
   const keys = f.kind === 'prefixed' ? f.prefixes : f.keywords
   for (const k of keys) for (const unit of [`${k}-`, `${k} `, `${k}aB3dE5gH7jK9mN1pQ2rS4-`]) hostile.push([`${f.provider}: "${unit}"`, repeat(unit)])
 }

@@ -17,7 +17,7 @@ import { CODE_OMITTED, REDACTED } from './markers'
 import { redactSettings } from './secret-settings'
 import { redactTokens } from './token-formats'
 
-export { TOKEN_FORMATS } from './token-formats'
+export { tokenFormats } from './token-formats'
 export { isSecretName } from './secret-settings'
 export { CODE_OMITTED, REDACTED } from './markers'
 

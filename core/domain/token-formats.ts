@@ -18,10 +18,10 @@
  * looks at most KEYWORD_WINDOW characters ahead, and shape and entropy checks read at most
  * CHECK_LIMIT characters of a candidate. Pure and total.
  */
-import { CHECK_LIMIT, DIGITS, KEYWORD_WINDOW, TOKEN_FORMATS, type Alphabet, type KeywordFormat, type PrefixedFormat, type TokenFormat } from './token-table'
+import { CHECK_LIMIT, DIGITS, KEYWORD_WINDOW, tokenFormats, type Alphabet, type KeywordFormat, type PrefixedFormat, type TokenFormat } from './token-table'
 
 // The table's names, for the code that reads formats beside the matches (specs, bench:redact).
-export { CHECK_LIMIT, KEYWORD_WINDOW, TOKEN_FORMATS, type KeywordFormat, type PrefixedFormat, type TokenFormat } from './token-table'
+export { CHECK_LIMIT, KEYWORD_WINDOW, tokenFormats, type KeywordFormat, type PrefixedFormat, type TokenFormat } from './token-table'
 
 // ---------------------------------------------------------------------------------------------
 // Matching
@@ -105,7 +105,7 @@ function compile(): Compiled {
     byStart.set(key, list)
   }
   let keywordRuleCount = 0
-  for (const format of TOKEN_FORMATS) {
+  for (const format of tokenFormats()) {
     if (format.kind === 'prefixed') {
       const body = alphabet(format.body)
       const lead = format.lead === undefined ? undefined : alphabet(format.lead.body)

@@ -2,7 +2,7 @@
 // times (`npm run bench:redact` prints the same figures with the time the cleaning takes).
 import { describe, expect, test } from 'vitest'
 import { cleanNotes, cleanSubject, REDACTED } from '../../core/domain/notes'
-import { findTokens, TOKEN_FORMATS } from '../../core/domain/token-formats'
+import { findTokens, tokenFormats } from '../../core/domain/token-formats'
 import { ACCESS_KEY, inProse, inSettings, LOOK_ALIKES, ORDINARY_PROSE, SPEC_SAMPLES, TOKEN_SAMPLES } from '../fixtures/redaction-corpus'
 
 /** Whether the cleaned text still holds the token (whole, or its last ten characters). */
@@ -46,14 +46,14 @@ describe('the redaction corpus', () => {
   })
 
   test('every format of the table names its provider and the rule set it comes from', () => {
-    for (const f of TOKEN_FORMATS) {
+    for (const f of tokenFormats()) {
       expect(f.provider).not.toBe('')
       expect(f.source).toMatch(/^(?:gitleaks|secretlint|hark-memory) /)
     }
   })
 
   test('every prefixed format bounds its run or says it is open, so no rule rescans the text', () => {
-    for (const f of TOKEN_FORMATS) {
+    for (const f of tokenFormats()) {
       if (f.kind !== 'prefixed') continue
       expect(f.min).toBeLessThanOrEqual(f.max)
       expect(f.max).toBeLessThanOrEqual(8_000)

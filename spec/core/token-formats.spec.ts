@@ -1,8 +1,9 @@
-// The token table's matcher (core/domain/token-formats.ts): the parts whose speed rests on keeping
-// state, checked against the plain definitions they replace.
+// The token table (core/domain/token-table.ts), its rows as read from their string, and its matcher
+// (core/domain/token-formats.ts): the parts whose speed rests on keeping state, checked against the plain
+// definitions they replace.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { entropyMeter, findTokens, shannonEntropy } from '../../core/domain/token-formats'
+import { entropyMeter, findTokens, shannonEntropy, tokenFormats } from '../../core/domain/token-formats'
 
 describe('the entropy of moving windows', () => {
   test('matches the entropy counted afresh, however the windows move', () => {
@@ -47,5 +48,42 @@ describe('found by review', () => {
     for (const text of [`Set up datadog.\ndatadog ${value}`, `Set up datadog.\nDatadog: ${value}`, `datadog\n\ndatadog ${value}`]) {
       expect(findTokens(text).map((s) => text.slice(s.start, s.end))).toEqual([value])
     }
+  })
+})
+
+describe('the token table, read from its string of rows', () => {
+  const formats = tokenFormats()
+  const alphabetOk = (a: string) => a.length > 0 && /^[\x21-\x7e]+$/.test(a) && (() => new RegExp(`^[${a}]+$`))() instanceof RegExp
+
+  test('is read once: the same formats on every call', () => {
+    expect(tokenFormats()).toBe(formats)
+    expect(formats.length).toBeGreaterThan(150)
+  })
+
+  test.each(formats.map((f) => [f.provider, f] as const))('%s: a well-formed row naming its source', (_name, f) => {
+    expect(f.provider.trim()).not.toBe('')
+    expect(f.source).toMatch(/^(?:gitleaks |secretlint |hark-memory \()/)
+    if (f.kind === 'prefixed') {
+      expect(f.prefixes.length).toBeGreaterThan(0)
+      for (const p of f.prefixes) expect(p.length).toBeGreaterThanOrEqual(2)
+      expect(alphabetOk(f.body)).toBe(true)
+      expect(Number.isInteger(f.min) && Number.isInteger(f.max) && f.min >= 0 && f.min <= f.max).toBe(true)
+      for (const re of [f.shape, f.allow]) if (re !== undefined) expect(re).toBeInstanceOf(RegExp)
+      if (f.entropy !== undefined) expect(f.entropy).toBeGreaterThan(0)
+      if (f.lead !== undefined) expect(Number.isInteger(f.lead.n) && alphabetOk(f.lead.body)).toBe(true)
+    } else {
+      expect(f.keywords.length).toBeGreaterThan(0)
+      for (const k of f.keywords) expect(k).toBe(k.toLowerCase())
+      expect(f.values.length).toBeGreaterThan(0)
+      for (const v of f.values) {
+        expect(alphabetOk(v.body)).toBe(true)
+        expect(v.min <= v.max).toBe(true)
+        if (v.shape !== undefined) expect(v.shape).toBeInstanceOf(RegExp)
+      }
+    }
+  })
+
+  test('no two rows share a provider', () => {
+    expect(new Set(formats.map((f) => f.provider)).size).toBe(formats.length)
   })
 })
