@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { wordsForLiterals } from './fewer-nodes.mjs'
 import { functions as LEFT_OUT_FUNCTIONS, members as LEFT_OUT_MEMBERS, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -128,7 +129,7 @@ async function bundle({ entry, packages }) {
     const unseen = [...leftOut].filter((f) => !seen.has(f))
     if (unseen.length > 0) throw new Error(`build-vendor: the bundle never loaded ${unseen.join(', ')} (scripts/vendor-src/inversify-surface.mjs)`)
   }
-  return result.outputFiles[0].text
+  return wordsForLiterals(result.outputFiles[0].text, entry)
 }
 
 const check = process.argv.includes('--check')
