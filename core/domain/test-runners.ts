@@ -1,10 +1,18 @@
 /**
  * Which test runner one simple command names (SPEC.md: tool.call, Bash: "If the command line names a
- * test runner (npm test, pytest and others)"): the runner tables (run by their own name, by a
- * subcommand, by a build target), package managers, the wrappers that run another command (`npx`,
- * `uv run`, `env`, `nohup`, `sh -c`, …), and a project's own test scripts. `identify` reads the words
- * shell.ts split out of a command line; the line a command runs (`sh -c '…'`) comes back as `inner`,
- * for test-runs.ts to read in turn. Pure.
+ * test runner (npm test, pytest and others)"): one table, RULES, says for each command name how its
+ * words are read, and a reader per kind of rule reads them. `identify` takes the words shell.ts split out
+ * of a command line; a line the command runs (`sh -c '…'`) comes back as `inner`, for test-runs.ts to read
+ * in turn. Pure.
+ *
+ * A run is named as the command line spells it: the command's name (its last path part, lower case,
+ * without `.exe`, `.cmd` or a script extension) and the words that pick the run, without flags and their
+ * values (`npm test`, `npm run test:unit`, `bun test`, `bun run test`, `cargo t`, `gradlew test`). A
+ * wrapper (`npx`, `env`, `uv run`, `sudo`, …) is not part of the name: `npx vitest run` is `vitest`.
+ *
+ * The table is a string of JSON read on first use: Claude Code reads and checks every line of the module
+ * at every start, and a table written as code costs it far more than the same table as one string
+ * (docs/performance.md, "What each part costs"). A new runner is one line of it.
  */
 import { MAX_DEPTH } from './shell'
 
@@ -15,9 +23,131 @@ export interface Found {
   readonly background?: boolean
 }
 
+/**
+ * How one command's words are read. A word list may hold `"script"` (a test script's name:
+ * isTestScriptName) and `"/regex/"` entries (the run is named by the first group, or the whole match).
+ */
+interface Rule {
+  /** A reader of its own (`pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`), or the default. */
+  readonly is?: string
+  /** The first word that is not a flag picks: `1`, the run is that word; a rule, read on from there. */
+  readonly sub?: Readonly<Record<string, 1 | Rule>>
+  /** Any word (not a flag, not `NAME=value`) in this list is the run (a build tool's targets). */
+  readonly any?: readonly string[]
+  /** Only the first such word may be. */
+  readonly first?: readonly string[]
+  /** With `any`: the part of a word after the last of these characters is what is read (`:app:test`). */
+  readonly last?: string
+  /** With `any`: the value after one of these flags is not a target (`gradle -x test`). */
+  readonly exclude?: readonly string[]
+  /** With `any`: every flag takes a value, but these. */
+  readonly booleans?: readonly string[]
+  /** With no sub, any or first: the command runs tests, unless its first word is one of these. */
+  readonly unless?: readonly string[]
+  /** A wrapper: the flags of its own that take a value; the command it runs follows them. */
+  readonly wrap?: readonly string[]
+  /** A wrapper runs a command only after this first word (`bundle exec`, `op run`), and skips `skip` more. */
+  readonly after?: readonly string[]
+  readonly skip?: number
+  /** A wrapper takes `NAME=value` words before the command (`env`). */
+  readonly assign?: 1
+  /** A wrapper that sends what it runs to the background (`nohup`). */
+  readonly background?: 1
+  /** This flag of a wrapper takes a command line (`npx -c '…'`). */
+  readonly inner?: string
+  /** A wrapper whose command follows a duration (`timeout 60 npm test`). */
+  readonly duration?: 1
+  /** A wrapper that runs nothing when given one of these (`command -v jest`). */
+  readonly never?: readonly string[]
+  /** Words that start with this are dropped before the first one is read (`cargo +nightly test`: `+`). */
+  readonly drop?: string
+  /** A first word an environment runner passes over (`uv tool run`). */
+  readonly through?: string
+}
+
 const NONE: Found = {}
 const MAX_RUNNER = 100
-const BACKGROUND_COMMANDS = new Set(['nohup', 'setsid', 'disown', 'bg'])
+
+// Flags that take a value, shared by several rules of RULES (named there as "@NPX", "@UV", "@PM").
+const FLAG_SETS: Readonly<Record<string, readonly string[]>> = {
+  NPX: ['-p', '--package', '--node-options', '--call', '--cache', '--userconfig', '-w', '--workspace'],
+  UV: ['--with', '-p', '--python', '--package', '--extra', '--group', '--directory', '--project', '--env-file', '--index', '--from', '-w'],
+  PM: ['--prefix', '-C', '--dir', '-w', '--workspace', '--filter', '-F', '--cwd', '--loglevel', '--userconfig', '--registry', '--cache'],
+}
+
+/**
+ * The rules, by command name (`python3.12`, `pypy` and the like are read as `python`). Kept in groups:
+ * runners by their own name; by a subcommand; by a target; readers of their own; wrappers.
+ */
+const RULES_JSON = String.raw`{
+"jest":1, "mocha":1, "ava":1, "tap":1, "tape":1, "jasmine":1, "uvu":1, "qunit":1, "cucumber":1, "cucumber-js":1,
+"web-test-runner":1, "wtr":1, "elm-test":1, "pytest":1, "py.test":1, "tox":1, "nox":1, "nose2":1, "behave":1,
+"gotestsum":1, "rspec":1, "phpunit":1, "pest":1, "paratest":1, "ctest":1, "busted":1, "prove":1, "bats":1, "shellspec":1,
+"vitest":{"unless":["bench","init","list"]},
+"ginkgo":{"unless":["bootstrap","generate","build","labels","outline","unfocus","version","help","config","install","repl"]},
+"wdio":{"unless":["bootstrap","generate","build","labels","outline","unfocus","version","help","config","install","repl"]},
+
+"go":{"sub":{"test":1}}, "deno":{"sub":{"test":1,"task":{"first":["script"]}}}, "swift":{"sub":{"test":1}}, "mix":{"sub":{"test":1}},
+"dotnet":{"sub":{"test":1,"vstest":1}}, "rebar3":{"sub":{"eunit":1,"ct":1}}, "stack":{"sub":{"test":1}},
+"cabal":{"sub":{"test":1,"v2-test":1,"new-test":1}}, "dart":{"sub":{"test":1}}, "flutter":{"sub":{"test":1}},
+"meson":{"sub":{"test":1}}, "ninja":{"sub":{"test":1,"check":1}}, "bazel":{"sub":{"test":1,"coverage":1}},
+"bazelisk":{"sub":{"test":1,"coverage":1}}, "buck":{"sub":{"test":1}}, "buck2":{"sub":{"test":1}}, "pants":{"sub":{"test":1}},
+"playwright":{"sub":{"test":1}}, "cypress":{"sub":{"run":1}}, "karma":{"sub":{"start":1,"run":1}},
+"ng":{"sub":{"test":1,"t":1,"e2e":1}}, "react-scripts":{"sub":{"test":1}}, "hardhat":{"sub":{"test":1}},
+"forge":{"sub":{"test":1}}, "truffle":{"sub":{"test":1}}, "lein":{"sub":{"test":1}}, "nimble":{"sub":{"test":1}},
+"crystal":{"sub":{"spec":1}}, "dune":{"sub":{"test":1,"runtest":1}}, "gleam":{"sub":{"test":1}}, "scala-cli":{"sub":{"test":1}},
+"terraform":{"sub":{"test":1}}, "tofu":{"sub":{"test":1}}, "codecept":{"sub":{"run":1}}, "artisan":{"sub":{"test":1}},
+"rails":{"sub":{"test":1,"t":1,"test:system":1,"spec":1}}, "manage.py":{"sub":{"test":1}},
+"cargo":{"drop":"+","wrap":["--manifest-path","-Z","--color","--config","-C"],"is":"runner","sub":{"test":1,"t":1,"nextest":{"sub":{"run":1,"r":1}}}},
+"zig":{"sub":{"test":1,"build":{"any":["script"]}}},
+"composer":{"sub":{"run":{"first":["script"]},"run-script":{"first":["script"]}},"first":["script"]},
+"turbo":{"sub":{"run":{"any":["script"]}},"any":["script"]}, "lerna":{"sub":{"run":{"any":["script"]}}},
+"vue-cli-service":{"first":["script"]},
+
+"mvn":{"any":["test","verify","integration-test","surefire:test","failsafe:integration-test"]},
+"mvnw":{"any":["test","verify","integration-test","surefire:test","failsafe:integration-test"]},
+"mvnd":{"any":["test","verify","integration-test","surefire:test","failsafe:integration-test"]},
+"gradle":{"any":["test","check","/^test[A-Z]\\w*$/","/^\\w*[a-z]Test$/"],"last":":","exclude":["-x","--exclude-task"]},
+"gradlew":{"any":["test","check","/^test[A-Z]\\w*$/","/^\\w*[a-z]Test$/"],"last":":","exclude":["-x","--exclude-task"]},
+"sbt":{"any":["/^(?:[\\w-]+\\/)?(?:[\\w-]+:)?(test(?:Only|Quick)?)(?:\\s|$)/"]},
+"make":{"any":["script","check"]}, "gmake":{"any":["script","check"]}, "just":{"first":["script","check"]}, "task":{"first":["script","check"]},
+"rake":{"any":["/^(test|spec)(?::[\\w:]+)?$/"]},
+"xcodebuild":{"any":["test","test-without-building"],"booleans":["-quiet","-verbose","-json","-allowProvisioningUpdates","-parallelizeTargets"]},
+
+"npm":{"is":"pm"}, "pnpm":{"is":"pm"}, "yarn":{"is":"pm"}, "bun":{"is":"pm"},
+"python":{"is":"python"}, "coverage":{"is":"coverage"}, "node":{"is":"node"}, "tsx":{"is":"node"},
+"php":{"is":"script","wrap":["-d","-c","-I","-r"]}, "ruby":{"is":"script","wrap":["-d","-c","-I","-r"]},
+"sh":{"is":"shell"}, "bash":{"is":"shell"}, "zsh":{"is":"shell"}, "dash":{"is":"shell"}, "ksh":{"is":"shell"}, "fish":{"is":"shell"},
+"eval":{"is":"eval"}, "nx":{"is":"nx"},
+"poetry":{"is":"env"}, "pipenv":{"is":"env"}, "pdm":{"is":"env"}, "rye":{"is":"env"}, "pixi":{"is":"env"}, "conda":{"is":"env"},
+"mamba":{"is":"env"}, "micromamba":{"is":"env"}, "uv":{"is":"env","through":"tool"}, "mise":{"is":"env","after":["run","r"]},
+"hatch":{"is":"env","sub":{"test":1}},
+
+"time":{"wrap":["-f","-o","--format","--output"]}, "sudo":{"wrap":["-u","-g","-h","-p","-C","-D","-r","-t","-U","--user","--group"]},
+"doas":{"wrap":["-u","-C"]}, "env":{"wrap":["-u","-C","--unset","--chdir"],"assign":1}, "nice":{"wrap":["-n","--adjustment"]},
+"ionice":{"wrap":["-c","-n","-p"]}, "stdbuf":{"wrap":["-o","-e","-i"]},
+"xvfb-run":{"wrap":["-s","-n","-f","-e","-w","--server-args","--server-num"]}, "caffeinate":{"wrap":["-t","-w"]},
+"exec":{"wrap":["-a"]}, "command":{"wrap":[],"never":["-v","-V"]}, "builtin":{"wrap":[]}, "chronic":{"wrap":[]},
+"unbuffer":{"wrap":[]}, "dbus-run-session":{"wrap":[]}, "cross-env":{"wrap":[],"assign":1}, "cross-env-shell":{"wrap":[],"assign":1},
+"dotenv":{"wrap":["-e","-c","-v"]}, "c8":{"wrap":["-r","--reporter","-o","--reports-dir","--temp-directory","-x","--exclude","-n","--include"]},
+"nyc":{"wrap":["-r","--reporter","-x","--exclude","-n","--include","--report-dir","--temp-dir"]},
+"nohup":{"wrap":[],"background":1}, "setsid":{"wrap":[],"background":1}, "disown":{"wrap":[],"background":1}, "bg":{"wrap":[],"background":1},
+"timeout":{"wrap":[],"duration":1}, "gtimeout":{"wrap":[],"duration":1},
+"npx":{"wrap":["@NPX"],"inner":"-c"}, "pnpx":{"wrap":["@NPX"]}, "bunx":{"wrap":["@NPX"]}, "uvx":{"wrap":["@UV"]},
+"pipx":{"wrap":["@UV"],"after":["run"]}, "bundle":{"wrap":[],"after":["exec"]}, "bundler":{"wrap":[],"after":["exec"]},
+"direnv":{"wrap":[],"after":["exec"],"skip":1}, "op":{"wrap":[],"after":["run"]}, "dotenvx":{"wrap":[],"after":["run"]},
+"doppler":{"wrap":[],"after":["run"]}, "infisical":{"wrap":[],"after":["run"]}
+}`
+
+let rules: Readonly<Record<string, 1 | Rule>> | undefined
+const PYTHON = /^(?:python[0-9.]*|py|pypy[0-9.]*)$/
+
+/** The rule for a command name (RULES_JSON is read on the first call). */
+function ruleOf(name: string): Rule | undefined {
+  rules ??= JSON.parse(RULES_JSON) as Record<string, 1 | Rule>
+  const rule = rules[PYTHON.test(name) ? 'python' : name]
+  return rule === 1 ? {} : rule
+}
 
 /** The command's name: the last path part, lower case, without a Windows or script extension. */
 export function commandName(word: string): string {
@@ -32,26 +162,9 @@ const isFlag = (w: string): boolean => w.length > 1 && w.startsWith('-')
 const isAssignment = (w: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(w)
 
 /** Flags that ask a runner about itself, or build without running: no test run. */
-const META_FLAGS = new Set([
-  '--version',
-  '--help',
-  '-h',
-  '--collect-only',
-  '--co',
-  '--no-run',
-  '--list',
-  '-list',
-  '--listTests',
-  '--list-tests',
-  '--showConfig',
-  '--clearCache',
-  '--init',
-  '--dry-run',
-  '-DskipTests',
-  '-DskipTests=true',
-  '-Dmaven.test.skip',
-  '-Dmaven.test.skip=true',
-])
+const META_FLAGS = new Set(
+  '--version --help -h --collect-only --co --no-run --list -list --listTests --list-tests --showConfig --clearCache --init --dry-run -DskipTests -DskipTests=true -Dmaven.test.skip -Dmaven.test.skip=true'.split(' '),
+)
 const hasMetaFlag = (args: readonly string[]): boolean => args.some((a) => META_FLAGS.has(a))
 
 /** Script, task and target names that run tests: test, tests, spec, e2e, and `test:unit`, `unit-test`, … */
@@ -59,6 +172,9 @@ export function isTestScriptName(name: string): boolean {
   if (!/^[\w:.@/+-]{1,60}$/.test(name)) return false
   return /^(?:tests?|specs?|e2e)(?:[:_.-][\w:.@/+-]*)?$/i.test(name) || /^[\w.@/+-]+[:_-](?:tests?|specs?|e2e)$/i.test(name)
 }
+
+/** A rule's value flags, the shared sets ("@NPX") spelled out. */
+const flagsOf = (list: readonly string[] = []): ReadonlySet<string> => new Set(list.flatMap((f) => FLAG_SETS[f.slice(1)] ?? [f]))
 
 /**
  * The words after a wrapper's own flags: where the wrapped command starts. `valueFlags` take the
@@ -90,230 +206,22 @@ function identifyAny(candidates: readonly (readonly string[])[], depth: number):
 }
 
 /** The subcommand of `args`: the first word that is not a flag (or the one after, see `wrapped`). */
-function subcommands(args: readonly string[], valueFlags: ReadonlySet<string> = new Set()): { sub: string; rest: string[] }[] {
+function subcommands(args: readonly string[], valueFlags?: ReadonlySet<string>): { sub: string; rest: string[] }[] {
   return wrapped(args, valueFlags)
     .filter((c) => c.length > 0)
     .map((c) => ({ sub: c[0] ?? '', rest: c.slice(1) }))
 }
 
-const set = (...words: string[]): ReadonlySet<string> => new Set(words)
-
-const WRAPPER_FLAGS: Readonly<Record<string, ReadonlySet<string>>> = {
-  time: set('-f', '-o', '--format', '--output'),
-  sudo: set('-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '--user', '--group'),
-  doas: set('-u', '-C'),
-  env: set('-u', '-C', '--unset', '--chdir'),
-  nice: set('-n', '--adjustment'),
-  ionice: set('-c', '-n', '-p'),
-  stdbuf: set('-o', '-e', '-i'),
-  'xvfb-run': set('-s', '-n', '-f', '-e', '-w', '--server-args', '--server-num'),
-  caffeinate: set('-t', '-w'),
-  exec: set('-a'),
-  nohup: set(),
-  setsid: set(),
-  command: set(),
-  builtin: set(),
-  chronic: set(),
-  unbuffer: set(),
-  'dbus-run-session': set(),
-  'cross-env': set(),
-  'cross-env-shell': set(),
-  dotenv: set('-e', '-c', '-v'),
-  c8: set('-r', '--reporter', '-o', '--reports-dir', '--temp-directory', '-x', '--exclude', '-n', '--include'),
-  nyc: set('-r', '--reporter', '-x', '--exclude', '-n', '--include', '--report-dir', '--temp-dir'),
-}
-const NPX_FLAGS = set('-p', '--package', '--node-options', '--call', '--cache', '--userconfig', '-w', '--workspace')
-const UV_FLAGS = set('--with', '-p', '--python', '--package', '--extra', '--group', '--directory', '--project', '--env-file', '--index', '--from', '-w')
-const ENV_RUNNERS = new Set(['poetry', 'pipenv', 'pdm', 'hatch', 'rye', 'pixi', 'conda', 'mamba', 'micromamba', 'uv', 'mise'])
-const SECRET_RUNNERS = new Set(['dotenvx', 'op', 'doppler', 'infisical'])
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish'])
-const PYTHON = /^(?:python[0-9.]*|py|pypy[0-9.]*)$/
-
-/** Runners run by their own name, with any arguments. */
-const PLAIN: Readonly<Record<string, string>> = {
-  jest: 'jest',
-  mocha: 'mocha',
-  ava: 'ava',
-  tap: 'tap',
-  tape: 'tape',
-  jasmine: 'jasmine',
-  uvu: 'uvu',
-  qunit: 'qunit',
-  cucumber: 'cucumber',
-  'cucumber-js': 'cucumber',
-  'web-test-runner': 'web-test-runner',
-  wtr: 'web-test-runner',
-  'elm-test': 'elm-test',
-  pytest: 'pytest',
-  'py.test': 'pytest',
-  tox: 'tox',
-  nox: 'nox',
-  nose2: 'nose2',
-  behave: 'behave',
-  gotestsum: 'gotestsum',
-  rspec: 'rspec',
-  phpunit: 'phpunit',
-  pest: 'pest',
-  paratest: 'paratest',
-  ctest: 'ctest',
-  busted: 'busted',
-  prove: 'prove',
-  bats: 'bats',
-  shellspec: 'shellspec',
-}
-
-/** Runners named by a command and one of its subcommands. */
-const BY_SUBCOMMAND: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  go: { test: 'go test' },
-  dotnet: { test: 'dotnet test', vstest: 'dotnet test' },
-  deno: { test: 'deno test' },
-  swift: { test: 'swift test' },
-  mix: { test: 'mix test' },
-  rebar3: { eunit: 'rebar3 eunit', ct: 'rebar3 ct' },
-  stack: { test: 'stack test' },
-  cabal: { test: 'cabal test', 'v2-test': 'cabal test', 'new-test': 'cabal test' },
-  dart: { test: 'dart test' },
-  flutter: { test: 'flutter test' },
-  meson: { test: 'meson test' },
-  ninja: { test: 'ninja test', check: 'ninja check' },
-  bazel: { test: 'bazel test', coverage: 'bazel test' },
-  bazelisk: { test: 'bazel test', coverage: 'bazel test' },
-  buck: { test: 'buck test' },
-  buck2: { test: 'buck test' },
-  pants: { test: 'pants test' },
-  playwright: { test: 'playwright test' },
-  cypress: { run: 'cypress run' },
-  karma: { start: 'karma', run: 'karma' },
-  ng: { test: 'ng test', t: 'ng test', e2e: 'ng e2e' },
-  'react-scripts': { test: 'react-scripts test' },
-  hardhat: { test: 'hardhat test' },
-  forge: { test: 'forge test' },
-  truffle: { test: 'truffle test' },
-  lein: { test: 'lein test' },
-  nimble: { test: 'nimble test' },
-  crystal: { spec: 'crystal spec' },
-  dune: { test: 'dune test', runtest: 'dune test' },
-  gleam: { test: 'gleam test' },
-  'scala-cli': { test: 'scala-cli test' },
-  terraform: { test: 'terraform test' },
-  tofu: { test: 'tofu test' },
-  codecept: { run: 'codecept run' },
-  hatch: { test: 'hatch test' },
-  artisan: { test: 'artisan test' },
-  rails: { test: 'rails test', t: 'rails test', 'test:system': 'rails test', spec: 'rails spec' },
-  'manage.py': { test: 'manage.py test' },
-}
-
-/** Runners named by a command and any of its words (build tools with several targets). */
-function byTarget(name: string, args: readonly string[]): string | undefined {
-  const words = args.filter((a) => !isFlag(a) && !isAssignment(a))
-  switch (name) {
-    case 'mvn':
-    case 'mvnw':
-    case 'mvnd': {
-      const phase = words.find((w) => ['test', 'verify', 'integration-test', 'surefire:test', 'failsafe:integration-test'].includes(w))
-      if (phase === undefined) return undefined
-      return phase === 'surefire:test' ? 'mvn test' : phase === 'failsafe:integration-test' ? 'mvn integration-test' : `mvn ${phase}`
-    }
-    case 'gradle':
-    case 'gradlew': {
-      const skipped = new Set<string>()
-      args.forEach((a, k) => {
-        if ((a === '-x' || a === '--exclude-task') && args[k + 1] !== undefined) skipped.add(args[k + 1] ?? '')
-      })
-      const task = words
-        .filter((w) => !skipped.has(w))
-        .map((w) => w.slice(w.lastIndexOf(':') + 1))
-        .find((t) => t === 'test' || t === 'check' || /^test[A-Z]\w*$/.test(t) || /^\w*[a-z]Test$/.test(t))
-      return task === undefined ? undefined : `gradle ${task}`
-    }
-    case 'sbt':
-      return words.some((w) => /^(?:[\w-]+\/)?(?:[\w-]+:)?test(?:Only|Quick)?(?:\s|$)/.test(w)) ? 'sbt test' : undefined
-    case 'make':
-    case 'gmake':
-    case 'just':
-    case 'task': {
-      // make builds every target it is given; just and task run their first word.
-      const targets = name === 'just' || name === 'task' ? words.slice(0, 1) : words
-      const target = targets.find((w) => w === 'check' || isTestScriptName(w))
-      return target === undefined ? undefined : `${name === 'gmake' ? 'make' : name} ${target}`
-    }
-    case 'rake': {
-      const target = words.find((w) => /^(?:test|spec)(?::[\w:]+)?$/.test(w))
-      return target === undefined ? undefined : `rake ${target.startsWith('spec') ? 'spec' : 'test'}`
-    }
-    case 'xcodebuild': {
-      const booleans = new Set(['-quiet', '-verbose', '-json', '-allowProvisioningUpdates', '-parallelizeTargets'])
-      const hit = args.some((a, k) => (a === 'test' || a === 'test-without-building') && (k === 0 || !isFlag(args[k - 1] ?? '') || booleans.has(args[k - 1] ?? '')))
-      return hit ? 'xcodebuild test' : undefined
-    }
-    default:
-      return undefined
-  }
-}
-
-/** The runner of a package manager command (npm, pnpm, yarn, bun), or what it wraps. */
-function packageManager(pm: string, args: readonly string[], depth: number): Found {
-  const globals = set('--prefix', '-C', '--dir', '-w', '--workspace', '--filter', '-F', '--cwd', '--loglevel', '--userconfig', '--registry', '--cache')
-  for (const { sub, rest } of subcommands(args, globals)) {
-    const s = sub.toLowerCase()
-    if (['test', 't', 'tst'].includes(s) || (pm === 'npm' && ['it', 'cit', 'install-test', 'install-ci-test', 'clean-install-test'].includes(s))) {
-      return hasMetaFlag(rest.filter((a) => a !== '--')) ? NONE : { runner: `${pm} test` }
-    }
-    if (s === 'run' || s === 'run-script') {
-      const script = wrapped(rest, globals)[0]?.[0]
-      if (script === undefined) return NONE
-      if (isTestScriptName(script)) return { runner: script === 'test' ? `${pm} test` : `${pm} run ${script}` }
-      if (pm === 'bun') return identifyAny([[script, ...(wrapped(rest, globals)[0] ?? []).slice(1)]], depth)
-      return NONE
-    }
-    if (['exec', 'x', 'dlx'].includes(s)) return identifyAny(wrapped(rest, NPX_FLAGS), depth)
-    if (pm === 'yarn' && s === 'workspace') return identifyAny([['yarn', ...rest.slice(1)]], depth)
-    if (pm === 'yarn' && s === 'workspaces') return identifyAny([['yarn', ...(wrapped(rest.slice(1))[0] ?? [])]], depth)
-    if (pm !== 'npm') {
-      // pnpm, yarn and bun run a package script or a binary by its bare name.
-      if (isTestScriptName(sub)) return { runner: `${pm} run ${sub}` }
-      const f = identify([sub, ...rest], depth + 1)
-      if (f.runner !== undefined) return f
+/** What `word` names when it is one of `list` (see Rule), or undefined. */
+function picked(list: readonly string[], word: string): string | undefined {
+  for (const entry of list) {
+    if (entry === word || (entry === 'script' && isTestScriptName(word))) return word
+    if (entry.startsWith('/')) {
+      const m = new RegExp(entry.slice(1, -1)).exec(word)
+      if (m !== null) return m[1] ?? m[0]
     }
   }
-  return NONE
-}
-
-function python(args: readonly string[], depth: number): Found {
-  const valueFlags = set('-W', '-X', '-Q')
-  let i = 0
-  while (i < args.length) {
-    const a = args[i] ?? ''
-    if (a === '-m') {
-      const module = args[i + 1] ?? ''
-      const rest = args.slice(i + 2)
-      if (hasMetaFlag(rest)) return NONE
-      if (module === 'pytest' || module === 'py.test') return { runner: 'pytest' }
-      if (module === 'unittest') return { runner: 'unittest' }
-      if (['tox', 'nox', 'nose2', 'behave'].includes(module)) return { runner: module }
-      if (module === 'coverage') return coverage(rest, depth)
-      if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
-      return NONE
-    }
-    if (a === '-c') return NONE
-    if (/^-m./.test(a)) return python(['-m', a.slice(2), ...args.slice(i + 1)], depth)
-    if (!isFlag(a)) break
-    i += valueFlags.has(a) ? 2 : 1
-  }
-  const script = args[i]
-  if (script === undefined) return NONE
-  return identify([script, ...args.slice(i + 1)], depth + 1)
-}
-
-/** `coverage run [flags] -m pytest …` or `coverage run manage.py test`. */
-function coverage(args: readonly string[], depth: number): Found {
-  if (args[0] !== 'run') return NONE
-  const rest = args.slice(1)
-  const m = rest.indexOf('-m')
-  if (m >= 0) return python(rest.slice(m), depth)
-  const first = wrapped(rest, set('--rcfile', '--source', '--include', '--omit', '--data-file'))[0] ?? []
-  return python(first, depth)
+  return undefined
 }
 
 export function identify(words: readonly string[], depth: number): Found {
@@ -322,130 +230,171 @@ export function identify(words: readonly string[], depth: number): Found {
   while (k < words.length && isAssignment(words[k] ?? '')) k += 1
   const head = words[k]
   if (head === undefined) return NONE
-  const args = words.slice(k + 1)
   const name = commandName(head)
+  const rule = ruleOf(name)
+  if (rule === undefined) return testScript(head)
+  const args = words.slice(k + 1)
+  const reader = rule.is ?? (rule.wrap === undefined ? 'runner' : 'wrapper')
+  return READERS[reader]?.(name, rule, args, depth) ?? NONE
+}
 
-  if (BACKGROUND_COMMANDS.has(name)) {
-    const f = identifyAny(wrapped(args), depth)
-    return { ...f, background: true }
-  }
-  if (name === 'command' && args.some((a) => a === '-v' || a === '-V')) return NONE
-  if (name === 'timeout' || name === 'gtimeout') {
-    const starts = args.flatMap((a, k) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [args.slice(k + 1)] : []))
-    return identifyAny(starts, depth)
-  }
-  const wrapperFlags = WRAPPER_FLAGS[name]
-  if (wrapperFlags !== undefined) {
-    const assignments = name === 'env' || name.startsWith('cross-env')
-    return identifyAny(wrapped(args, wrapperFlags, assignments), depth)
-  }
-  if (name === 'direnv') return args[0] === 'exec' ? identifyAny([args.slice(2)], depth) : NONE
-  if (SECRET_RUNNERS.has(name)) return args[0] === 'run' ? identifyAny(wrapped(args.slice(1)), depth) : NONE
-  if (SHELLS.has(name)) {
+type Reader = (name: string, rule: Rule, args: readonly string[], depth: number) => Found
+
+const READERS: Readonly<Record<string, Reader>> = {
+  /** A runner by its own name, a subcommand or a target; a meta flag (`--version`) means none. */
+  runner: (name, rule, args, depth) => (hasMetaFlag(args) ? NONE : runner(name, rule, rule.drop === undefined ? args : args.filter((a) => !a.startsWith(rule.drop as string)), depth)),
+
+  wrapper: (_name, rule, args, depth) => {
+    if (rule.never?.some((f) => args.includes(f)) === true) return NONE
+    let rest = args
+    if (rule.after !== undefined) {
+      if (!rule.after.includes(rest[0] ?? '')) return NONE
+      rest = rest.slice(1 + (rule.skip ?? 0))
+    }
+    const c = rule.inner === undefined ? -1 : rest.indexOf(rule.inner)
+    if (c >= 0 && rest[c + 1] !== undefined) return { inner: rest[c + 1] }
+    const candidates = rule.duration === 1 ? rest.flatMap((a, i) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [rest.slice(i + 1)] : [])) : wrapped(rest, flagsOf(rule.wrap), rule.assign === 1)
+    const f = identifyAny(candidates, depth)
+    return rule.background === 1 ? { ...f, background: true } : f
+  },
+
+  /** `sh -c '…'` runs a line; `sh ./run_tests.sh` a script. */
+  shell: (_name, _rule, args) => {
     const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a))
     if (c >= 0) return args[c + 1] === undefined ? NONE : { inner: args[c + 1] }
     const script = args.find((a) => !isFlag(a))
     return script === undefined ? NONE : testScript(script)
-  }
-  if (name === 'eval') return args.length === 0 ? NONE : { inner: args.join(' ') }
-  if (name === 'npx' || name === 'pnpx' || name === 'bunx' || name === 'uvx') {
-    const c = args.indexOf('-c')
-    if (name === 'npx' && c >= 0 && args[c + 1] !== undefined) return { inner: args[c + 1] }
-    return identifyAny(wrapped(args, name === 'uvx' ? UV_FLAGS : NPX_FLAGS), depth)
-  }
-  if (name === 'pipx') return args[0] === 'run' ? identifyAny(wrapped(args.slice(1), UV_FLAGS), depth) : NONE
-  if (ENV_RUNNERS.has(name)) {
-    let rest = args
-    if (name === 'uv' && rest[0] === 'tool' && rest[1] === 'run') rest = rest.slice(1)
-    if (rest[0] === 'test' && name === 'hatch') return hasMetaFlag(rest) ? NONE : { runner: 'hatch test' }
-    if (rest[0] !== 'run' && !(name === 'mise' && rest[0] === 'r')) return NONE
-    const candidates = wrapped(rest.slice(1), set(...UV_FLAGS, '-n', '--name', '--prefix', '-e', '--environment'))
+  },
+
+  eval: (_name, _rule, args) => (args.length === 0 ? NONE : { inner: args.join(' ') }),
+
+  /** `php vendor/bin/phpunit`, `ruby bin/rails test`: the script, read as a command. */
+  script: (_name, rule, args, depth) => {
+    const script = wrapped(args, flagsOf(rule.wrap))[0]
+    return script === undefined || script.length === 0 ? NONE : identify(script, depth + 1)
+  },
+
+  /** `node --test`, or the script node runs (`node node_modules/jest/bin/jest.js`), never `node -e`. */
+  node: (name, _rule, args, depth) => {
+    if (hasMetaFlag(args)) return NONE
+    if (args.includes('--test')) return { runner: `${name} --test` }
+    if (args.some((a) => ['-e', '--eval', '-p', '--print'].includes(a))) return NONE
+    const script = wrapped(args, flagsOf(['-r', '--require', '--import', '--loader', '--experimental-loader']))[0]
+    return script === undefined || script.length === 0 ? NONE : identify(script, depth + 1)
+  },
+
+  python: (_name, _rule, args, depth) => (hasMetaFlag(args) ? NONE : python(args, depth)),
+  coverage: (_name, _rule, args, depth) => (hasMetaFlag(args) ? NONE : coverage(args, depth)),
+  pm: (name, _rule, args, depth) => packageManager(name, args, depth),
+  nx: (_name, _rule, args) => (hasMetaFlag(args) ? NONE : nx(args)),
+
+  /** `poetry run pytest`, `uv run pytest`, `hatch test`, `pdm run test` (a task of its own). */
+  env: (name, rule, args, depth) => {
+    const rest = args[0] === rule.through ? args.slice(1) : args
+    if (rule.sub !== undefined && rule.sub[rest[0] ?? ''] !== undefined) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${rest[0]}` }
+    if (!(rule.after ?? ['run']).includes(rest[0] ?? '')) return NONE
+    const candidates = wrapped(rest.slice(1), flagsOf(['@UV', '-n', '--name', '--prefix', '-e', '--environment']))
     const f = identifyAny(candidates, depth)
     if (f.runner !== undefined || f.inner !== undefined) return f
     const task = candidates[0]?.[0]
-    return task !== undefined && isTestScriptName(task) ? { runner: `${name} run ${task}` } : NONE
-  }
-  if (name === 'bundle' || name === 'bundler') return args[0] === 'exec' ? identifyAny(wrapped(args.slice(1)), depth) : NONE
-  if (name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') {
-    if (name === 'bun' && args[0] === 'test') return hasMetaFlag(args) ? NONE : { runner: 'bun test' }
-    return packageManager(name, args, depth)
-  }
-  if (hasMetaFlag(args)) return NONE
-  if (PYTHON.test(name)) return python(args, depth)
-  if (name === 'coverage') return coverage(args, depth)
-  if (name === 'node' || name === 'tsx') {
-    if (args.includes('--test')) return { runner: `${name} --test` }
-    const script = wrapped(args, set('-r', '--require', '--import', '--loader', '--experimental-loader', '-e', '--eval', '-p', '--print'))[0]
-    if (script === undefined || script.length === 0 || args.some((a) => ['-e', '--eval', '-p', '--print'].includes(a))) return NONE
-    return identify(script, depth + 1)
-  }
-  if (name === 'php' || name === 'ruby') {
-    const script = wrapped(args, set('-d', '-c', '-I', '-r'))[0]
-    return script === undefined || script.length === 0 ? NONE : identify(script, depth + 1)
-  }
-  if (name === 'ginkgo' || name === 'wdio') {
-    const sub = args.find((a) => !isFlag(a))
-    const other = ['bootstrap', 'generate', 'build', 'labels', 'outline', 'unfocus', 'version', 'help', 'config', 'install', 'repl']
-    return sub !== undefined && other.includes(sub) ? NONE : { runner: name }
-  }
-  if (name === 'vitest') {
-    const sub = args.find((a) => !isFlag(a))
-    return sub !== undefined && ['bench', 'init', 'list'].includes(sub) ? NONE : { runner: 'vitest' }
-  }
-  const plain = PLAIN[name]
-  if (plain !== undefined) return { runner: plain }
-  if (name === 'cargo') {
-    const rest = args.filter((a) => !a.startsWith('+'))
-    for (const { sub, rest: after } of subcommands(rest, set('--manifest-path', '-Z', '--color', '--config', '-C'))) {
-      if (sub === 'test' || sub === 't') return { runner: 'cargo test' }
-      if (sub === 'nextest' && (after[0] === 'run' || after[0] === 'r')) return { runner: 'cargo nextest' }
+    return task !== undefined && isTestScriptName(task) ? { runner: `${name} ${rest[0]} ${task}` } : NONE
+  },
+}
+
+/** A runner rule read on `args`: a subcommand, then a target, then the command itself (see Rule). */
+function runner(spelled: string, rule: Rule, args: readonly string[], depth: number): Found {
+  if (rule.sub !== undefined) {
+    for (const { sub, rest } of subcommands(args, flagsOf(rule.wrap))) {
+      const next = rule.sub[sub]
+      if (next === 1) return { runner: `${spelled} ${sub}` }
+      if (next !== undefined) return runner(`${spelled} ${sub}`, next, rest, depth)
     }
-    return NONE
+    if (rule.any === undefined && rule.first === undefined) return NONE
   }
-  if (name === 'zig') {
-    if (args[0] === 'test') return { runner: 'zig test' }
-    const step = args[0] === 'build' ? args.slice(1).find((a) => !isFlag(a) && isTestScriptName(a)) : undefined
-    return step === undefined ? NONE : { runner: `zig build ${step}` }
+  const list = rule.any ?? rule.first
+  if (list === undefined) {
+    const word = args.find((a) => !isFlag(a))
+    return word !== undefined && rule.unless?.includes(word) === true ? NONE : { runner: spelled }
   }
-  if (name === 'composer') {
-    const words = args.filter((a) => !isFlag(a))
-    const script = words[0] === 'run' || words[0] === 'run-script' ? words[1] : words[0]
-    return script !== undefined && isTestScriptName(script) ? { runner: `composer ${script}` } : NONE
+  const excluded = new Set(args.flatMap((a, k) => (rule.exclude?.includes(a) === true && args[k + 1] !== undefined ? [args[k + 1]] : [])))
+  // With `booleans`, every other flag takes the next word as its value.
+  const takesValue = (k: number): boolean => k > 0 && isFlag(args[k - 1] ?? '') && rule.booleans?.includes(args[k - 1] ?? '') === false
+  const words = args.filter((a, k) => !isFlag(a) && !isAssignment(a) && !excluded.has(a) && !takesValue(k))
+  for (const word of rule.first === undefined ? words : words.slice(0, 1)) {
+    const hit = picked(list, rule.last === undefined ? word : word.slice(word.lastIndexOf(rule.last) + 1))
+    if (hit !== undefined) return { runner: `${spelled} ${hit}` }
   }
-  if (name === 'nx') {
-    const sub = args.find((a) => !isFlag(a)) ?? ''
-    if (sub === 'run') {
-      const target = args.filter((a) => !isFlag(a))[1] ?? ''
-      return target.split(':').slice(1).some((t) => isTestScriptName(t)) ? { runner: 'nx test' } : NONE
+  return NONE
+}
+
+/** The runner of a package manager command (npm, pnpm, yarn, bun), or what it wraps. */
+function packageManager(pm: string, args: readonly string[], depth: number): Found {
+  const globals = flagsOf(['@PM'])
+  for (const { sub, rest } of subcommands(args, globals)) {
+    const s = sub.toLowerCase()
+    if (['test', 't', 'tst'].includes(s) || (pm === 'npm' && ['it', 'cit', 'install-test', 'install-ci-test', 'clean-install-test'].includes(s))) {
+      return hasMetaFlag(rest.filter((a) => a !== '--')) ? NONE : { runner: `${pm} ${sub}` }
     }
-    if (sub === 'run-many' || sub === 'affected') {
-      const targets = args.flatMap((a, k) => (a === '-t' || a === '--target' || a === '--targets' ? [args[k + 1] ?? ''] : /^--targets?=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []))
-      return targets.flatMap((t) => t.split(',')).some((t) => isTestScriptName(t)) ? { runner: 'nx test' } : NONE
+    if (s === 'run' || s === 'run-script') {
+      const script = wrapped(rest, globals)[0]
+      if (script?.[0] === undefined) return NONE
+      if (isTestScriptName(script[0])) return { runner: `${pm} ${sub} ${script[0]}` }
+      return pm === 'bun' ? identifyAny([script], depth) : NONE
     }
-    if (sub === 'affected:test') return { runner: 'nx test' }
-    return isTestScriptName(sub) ? { runner: `nx ${sub}` } : NONE
-  }
-  if (name === 'turbo' || name === 'lerna') {
-    const words = args.filter((a) => !isFlag(a))
-    const tasks = words[0] === 'run' ? words.slice(1) : name === 'turbo' ? words : []
-    const task = tasks.find((t) => isTestScriptName(t))
-    return task === undefined ? NONE : { runner: name === 'lerna' ? `lerna run ${task}` : `turbo ${task}` }
-  }
-  if (name === 'vue-cli-service') {
-    const sub = args[0] ?? ''
-    return isTestScriptName(sub) ? { runner: `vue-cli-service ${sub}` } : NONE
-  }
-  const target = byTarget(name, args)
-  if (target !== undefined) return { runner: target }
-  const table = BY_SUBCOMMAND[name]
-  if (table !== undefined) {
-    for (const { sub } of subcommands(args)) {
-      const runner = table[sub]
-      if (runner !== undefined) return { runner }
+    if (['exec', 'x', 'dlx'].includes(s)) return identifyAny(wrapped(rest, flagsOf(['@NPX'])), depth)
+    if (pm === 'yarn' && s === 'workspace') return identifyAny([['yarn', ...rest.slice(1)]], depth)
+    if (pm === 'yarn' && s === 'workspaces') return identifyAny([['yarn', ...(wrapped(rest.slice(1))[0] ?? [])]], depth)
+    if (pm !== 'npm') {
+      // pnpm, yarn and bun run a package script or a binary by its bare name.
+      if (isTestScriptName(sub)) return { runner: `${pm} ${sub}` }
+      const f = identify([sub, ...rest], depth + 1)
+      if (f.runner !== undefined) return f
     }
-    return NONE
   }
-  return testScript(head)
+  return NONE
+}
+
+function python(args: readonly string[], depth: number): Found {
+  let i = 0
+  while (i < args.length) {
+    const a = args[i] ?? ''
+    if (a === '-m') {
+      const module = args[i + 1] ?? ''
+      const rest = args.slice(i + 2)
+      if (hasMetaFlag(rest)) return NONE
+      if (module === 'coverage') return coverage(rest, depth)
+      if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
+      return ['pytest', 'py.test', 'unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module } : NONE
+    }
+    if (a === '-c') return NONE
+    if (/^-m./.test(a)) return python(['-m', a.slice(2), ...args.slice(i + 1)], depth)
+    if (!isFlag(a)) break
+    i += ['-W', '-X', '-Q'].includes(a) ? 2 : 1
+  }
+  const script = args[i]
+  return script === undefined ? NONE : identify([script, ...args.slice(i + 1)], depth + 1)
+}
+
+/** `coverage run [flags] -m pytest …` or `coverage run manage.py test`. */
+function coverage(args: readonly string[], depth: number): Found {
+  if (args[0] !== 'run') return NONE
+  const rest = args.slice(1)
+  const m = rest.indexOf('-m')
+  if (m >= 0) return python(rest.slice(m), depth)
+  return python(wrapped(rest, flagsOf(['--rcfile', '--source', '--include', '--omit', '--data-file']))[0] ?? [], depth)
+}
+
+/** `nx test api`, `nx run api:test`, `nx run-many -t test`, `nx affected --target=test`, `nx affected:test`: `nx <target>`. */
+function nx(args: readonly string[]): Found {
+  const words = args.filter((a) => !isFlag(a))
+  const sub = words[0] ?? ''
+  let targets: string[] = [sub]
+  if (sub === 'run') targets = (words[1] ?? '').split(':').slice(1)
+  else if (sub === 'run-many' || sub === 'affected') {
+    targets = args.flatMap((a, k) => (['-t', '--target', '--targets'].includes(a) ? [args[k + 1] ?? ''] : /^--targets?=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : [])).flatMap((t) => t.split(','))
+  } else if (sub === 'affected:test') targets = ['test']
+  const target = targets.find((t) => isTestScriptName(t))
+  return target === undefined ? NONE : { runner: `nx ${target}` }
 }
 
 /**

@@ -2,35 +2,39 @@ import { describe, expect, test } from 'vitest'
 import { isTestScriptName } from '../../core/domain/test-runners'
 import { detectTestRunner, isPipedOrBackground, testCommandsOf } from '../../core/domain/test-runs'
 
-/** [command line, the runner's name as the handoff shows it] */
+/**
+ * [command line, the runner's name as the handoff shows it]: the command as the line spells it (its name
+ * and the words that pick the run, no flags, no wrapper), so `bun test` (Bun's own runner) and
+ * `bun run test` (the package's script) are two names.
+ */
 const RUNNERS: readonly (readonly [string, string])[] = [
   // JavaScript package managers
   ['npm test', 'npm test'],
-  ['npm t', 'npm test'],
-  ['npm tst', 'npm test'],
-  ['npm run test', 'npm test'],
-  ['npm run-script test', 'npm test'],
+  ['npm t', 'npm t'],
+  ['npm tst', 'npm tst'],
+  ['npm run test', 'npm run test'],
+  ['npm run-script test', 'npm run-script test'],
   ['npm test -- --coverage', 'npm test'],
-  ['npm run test -- -t "login flow"', 'npm test'],
+  ['npm run test -- -t "login flow"', 'npm run test'],
   ['npm --silent test', 'npm test'],
   ['npm --prefix web test', 'npm test'],
   ['npm -w packages/api test', 'npm test'],
-  ['npm cit', 'npm test'],
+  ['npm cit', 'npm cit'],
   ['npm run test:unit', 'npm run test:unit'],
   ['npm run e2e', 'npm run e2e'],
   ['npm run unit-test', 'npm run unit-test'],
   ['pnpm test', 'pnpm test'],
   ['pnpm -r test', 'pnpm test'],
   ['pnpm --filter web test', 'pnpm test'],
-  ['pnpm test:e2e', 'pnpm run test:e2e'],
+  ['pnpm test:e2e', 'pnpm test:e2e'],
   ['pnpm vitest run', 'vitest'],
   ['yarn test', 'yarn test'],
-  ['yarn run test', 'yarn test'],
-  ['yarn test:unit', 'yarn run test:unit'],
+  ['yarn run test', 'yarn run test'],
+  ['yarn test:unit', 'yarn test:unit'],
   ['yarn workspace @acme/api test', 'yarn test'],
   ['yarn jest --ci', 'jest'],
   ['bun test', 'bun test'],
-  ['bun run test', 'bun test'],
+  ['bun run test', 'bun run test'],
   // JavaScript runners, directly or through npx and friends
   ['npx vitest run', 'vitest'],
   ['npx vitest --run src/a.test.ts', 'vitest'],
@@ -49,24 +53,25 @@ const RUNNERS: readonly (readonly [string, string])[] = [
   ['npx mocha "test/**/*.spec.js"', 'mocha'],
   ['npx ava', 'ava'],
   ['tap test/*.js', 'tap'],
-  ['npx karma start --single-run', 'karma'],
+  ['npx karma start --single-run', 'karma start'],
   ['npx playwright test', 'playwright test'],
   ['playwright test --project=chromium', 'playwright test'],
   ['npx cypress run', 'cypress run'],
   ['npx ng test --watch=false', 'ng test'],
   ['npx nx test api', 'nx test'],
   ['npx nx run-many -t test', 'nx test'],
-  ['npx turbo run test', 'turbo test'],
+  ['npx turbo run test', 'turbo run test'],
   ['node --test', 'node --test'],
   ['node --test test/', 'node --test'],
   ['deno test --allow-read', 'deno test'],
+  ['deno task test:unit', 'deno task test:unit'],
   ['npx hardhat test', 'hardhat test'],
   ['c8 npm test', 'npm test'],
   ['npx nyc --reporter=lcov mocha', 'mocha'],
   // Python
   ['pytest', 'pytest'],
   ['pytest -x tests/test_api.py::test_login', 'pytest'],
-  ['py.test', 'pytest'],
+  ['py.test', 'py.test'],
   ['python -m pytest -x', 'pytest'],
   ['python3 -m pytest', 'pytest'],
   ['python3.12 -W error -m pytest', 'pytest'],
@@ -95,22 +100,22 @@ const RUNNERS: readonly (readonly [string, string])[] = [
   ['cargo test', 'cargo test'],
   ['cargo test --workspace -- --nocapture', 'cargo test'],
   ['cargo +nightly test', 'cargo test'],
-  ['cargo t', 'cargo test'],
-  ['cargo nextest run', 'cargo nextest'],
+  ['cargo t', 'cargo t'],
+  ['cargo nextest run', 'cargo nextest run'],
   ['dotnet test', 'dotnet test'],
   ['dotnet test --filter Category=Unit', 'dotnet test'],
   ['mvn test', 'mvn test'],
   ['mvn -q -pl core test', 'mvn test'],
   ['mvn clean verify', 'mvn verify'],
-  ['./mvnw test', 'mvn test'],
+  ['./mvnw test', 'mvnw test'],
   ['gradle test', 'gradle test'],
-  ['./gradlew test', 'gradle test'],
-  ['./gradlew :app:test --tests "*LoginTest"', 'gradle test'],
-  ['./gradlew check', 'gradle check'],
-  ['gradlew.bat test', 'gradle test'],
-  ['./gradlew connectedAndroidTest', 'gradle connectedAndroidTest'],
+  ['./gradlew test', 'gradlew test'],
+  ['./gradlew :app:test --tests "*LoginTest"', 'gradlew test'],
+  ['./gradlew check', 'gradlew check'],
+  ['gradlew.bat test', 'gradlew test'],
+  ['./gradlew connectedAndroidTest', 'gradlew connectedAndroidTest'],
   ['sbt test', 'sbt test'],
-  ['sbt "testOnly com.acme.LoginSpec"', 'sbt test'],
+  ['sbt "testOnly com.acme.LoginSpec"', 'sbt testOnly'],
   ['lein test', 'lein test'],
   // Ruby, PHP, Elixir, others
   ['rspec', 'rspec'],
@@ -293,6 +298,24 @@ describe('detectTestRunner', () => {
       expect(detectTestRunner(v as string)).toBeUndefined()
       expect(isPipedOrBackground(v as string)).toBe(false)
     }
+  })
+})
+
+describe('a run is named as the command line spells it', () => {
+  test.each([
+    ['bun test', 'bun run test'], // Bun's own runner, and the package's test script
+    ['npm test', 'npm run test'],
+    ['deno test', 'deno task test'],
+    ['cargo test', 'cargo t'],
+    ['gradle test', './gradlew test'],
+  ])('%j and %j are two names', (a, b) => {
+    expect([detectTestRunner(a), detectTestRunner(b)]).toEqual([expect.any(String), expect.any(String)])
+    expect(detectTestRunner(a)).not.toBe(detectTestRunner(b))
+  })
+
+  test('flags, their values and wrappers are not part of the name', () => {
+    for (const line of ['npm --silent --prefix web test', 'npx --yes npm test', 'env CI=1 npm test', 'sudo -u app npm test -- --coverage']) expect(detectTestRunner(line)).toBe('npm test')
+    for (const line of ['npx vitest run', 'pnpm exec vitest', './node_modules/.bin/vitest --run', 'uv run vitest']) expect(detectTestRunner(line)).toBe('vitest')
   })
 })
 
