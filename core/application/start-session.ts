@@ -299,10 +299,16 @@ export class StartSession {
     }
   }
 
-  /** SPEC.md, Setup 1: `.hark/project` or `.hark`, in the session's folder, then each parent. */
+  /**
+   * SPEC.md, Setup 1: `.hark/project` or `.hark`, in the session's folder, then each parent; the nearest
+   * that names a project wins. Every candidate is read at once: each read is a round trip to the engine,
+   * and a folder ten levels deep that holds no project (most folders Claude Code starts in) has twenty.
+   */
   private async findProject(cwd: string, rules: PathRules): Promise<ProjectRef | undefined> {
-    for (const candidate of projectFileCandidates(cwd, rules)) {
-      const text = await this.files.readText(candidate.path)
+    const candidates = projectFileCandidates(cwd, rules)
+    const texts = await Promise.all(candidates.map((candidate) => this.files.readText(candidate.path)))
+    for (const [i, candidate] of candidates.entries()) {
+      const text = texts[i]
       if (text === undefined) continue
       const venture = parseProjectFile(candidate.kind, text)
       if (venture !== undefined) return projectRef(candidate, venture)
