@@ -15,6 +15,10 @@
 //            another): each keeps its name and throws. reflect-metadata's decorators, its metadata
 //            lookups through the prototype chain, key listings and deletions: inversify uses only
 //            `defineMetadata` and `getOwnMetadata` on its own counters once no class is decorated.
+//   promises functions whose `if (isPromise(…)) { … }` branches resolve dependencies that are promises:
+//            each such branch throws, the synchronous path stays. No binding of the composition root
+//            resolves to a promise (`get` refuses one anyway), so resolving two, three or four
+//            dependencies never takes those branches.
 //   stub     a whole module behind a kind of binding or a mode the surface cannot create: instance
 //            bindings (`to`, `toSelf`, autobind) and their class metadata, dynamic values, factory and
 //            service redirections, and the `jitless: false` resolvers built with `new Function` (which
@@ -78,6 +82,13 @@ export const functions = {
     'OrdinaryGetPrototypeOf', 'CreateFallbackProvider', 'CreateMetadataProvider/OrdinaryHasOwnMetadata', 'CreateMetadataProvider/OrdinaryOwnMetadataKeys',
     'CreateMetadataProvider/OrdinaryDeleteMetadata',
   ],
+}
+
+/** Functions whose promise branches are left out, by file. */
+export const promises = {
+  [`${K}planning/calculations/resolveTwo.js`]: ['resolveTwo'],
+  [`${K}planning/calculations/resolveThree.js`]: ['resolveThree'],
+  [`${K}planning/calculations/resolveFour.js`]: ['resolveFour'],
 }
 
 /** Whole modules left out (each export throws if reached), by file. */

@@ -102,6 +102,15 @@ describe('what the bundle leaves out', () => {
     expect(() => syntax[method]?.(class {})).toThrow(notInBundle)
   })
 
+  test.each([2, 3, 4])('a value made of %i dependencies, one of them a promise, throws that it was left out', (arity) => {
+    const c = new Container()
+    const deps = Array.from({ length: arity }, (_, i) => id<unknown>(`d${i}`))
+    deps.forEach((d, i) => c.bind(d).toConstantValue(i === arity - 1 ? Promise.resolve(i) : i))
+    const made = id<number>('made')
+    c.bind(made).toResolvedValue((...xs: unknown[]) => xs.length, deps as never)
+    expect(() => c.get(made)).toThrow(notInBundle)
+  })
+
   test('when and on constraints after a scope throw that they were left out', () => {
     const c = new Container()
     const syntax = c.bind(Symbol('x')).toResolvedValue(() => 1).inSingletonScope() as unknown as Loose
