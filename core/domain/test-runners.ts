@@ -28,7 +28,7 @@ export interface Found {
  * isTestScriptName) and `"/regex/"` entries (the run is named by the first group, or the whole match).
  */
 interface Rule {
-  /** A reader of its own (`pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`), or the default. */
+  /** A reader of its own (READERS: `pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`); else `runner`, or `wrapper` with `wrap`. */
   readonly is?: string
   /** The first word that is not a flag picks: `1`, the run is that word; a rule, read on from there. */
   readonly sub?: Readonly<Record<string, 1 | Rule>>
@@ -44,7 +44,10 @@ interface Rule {
   readonly booleans?: readonly string[]
   /** With no sub, any or first: the command runs tests, unless its first word is one of these. */
   readonly unless?: readonly string[]
-  /** A wrapper: the flags of its own that take a value; the command it runs follows them. */
+  /**
+   * The flags that take a value: a wrapper's own, before the command it runs (a rule with `wrap` is a
+   * wrapper unless `is` says otherwise); with `sub`, the global flags before the subcommand (`cargo -C x test`).
+   */
   readonly wrap?: readonly string[]
   /** A wrapper runs a command only after this first word (`bundle exec`, `op run`), and skips `skip` more. */
   readonly after?: readonly string[]
