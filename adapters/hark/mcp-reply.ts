@@ -35,19 +35,23 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-/** The JSON-RPC messages an SSE body carries: each event's `data:` lines joined, parsed. */
+/**
+ * The JSON-RPC messages an SSE body carries: each event's `data:` lines joined, parsed (a blank line ends
+ * an event). Split at each `\n`, not with a regex: JavaScriptCore, which runs the hooks, splits with a
+ * regex one position at a time, about 9 ms over the 120 KB reply of 200 decisions.
+ */
 export function sseMessages(body: string): unknown[] {
   const out: unknown[] = []
-  for (const event of body.replace(/\r\n?/g, '\n').split(/\n\n+/)) {
-    const data = event
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, ''))
-    if (data.length === 0) continue
-    try {
-      out.push(JSON.parse(data.join('\n')))
-    } catch {
-      // An event that is not JSON (a comment, a keep-alive) carries no answer.
+  let data: string[] = []
+  for (const line of `${body.replace(/\r\n?/g, '\n')}\n`.split('\n')) {
+    if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5))
+    else if (line === '' && data.length > 0) {
+      try {
+        out.push(JSON.parse(data.join('\n')))
+      } catch {
+        // An event that is not JSON (a comment, a keep-alive) carries no answer.
+      }
+      data = []
     }
   }
   return out

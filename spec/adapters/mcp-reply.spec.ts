@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { readMcpReply, sseMessages, toolPayload } from '../../adapters/hark/mcp-reply'
 
@@ -36,6 +37,45 @@ describe('reading an MCP tools/call reply (HARK-API.md, Transport)', () => {
 
   test('an SSE data field split over several lines', () => {
     expect(sseMessages('data: {"a":\ndata: 1}\n\n')).toEqual([{ a: 1 }])
+  })
+
+  test('SSE events end at a blank line, whichever line ends the body uses; the last needs none', () => {
+    const events = ['data: {"n":1}', 'event: message\ndata:{"n":2}', ': a comment', 'data: not json', 'id: 4\ndata: [3,\ndata: 4]']
+    for (const end of ['\n', '\r\n', '\r']) {
+      const body = events.map((e) => e.replace(/\n/g, end)).join(end + end + end)
+      expect(sseMessages(body)).toEqual([{ n: 1 }, { n: 2 }, [3, 4]])
+      expect(sseMessages(body + end + end)).toEqual([{ n: 1 }, { n: 2 }, [3, 4]])
+    }
+    expect(sseMessages('\n\n\ndata: 5')).toEqual([5])
+  })
+
+  test('SSE bodies read line by line as they were read event by event (fast-check, against the split the reader had)', () => {
+    // The reader before, which split the body into events with a regex (slow in the engine's hooks worker).
+    const byEvents = (body: string): unknown[] => {
+      const out: unknown[] = []
+      for (const event of body.replace(/\r\n?/g, '\n').split(/\n\n+/)) {
+        const data = event.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''))
+        if (data.length === 0) continue
+        try {
+          out.push(JSON.parse(data.join('\n')))
+        } catch {
+          // not JSON
+        }
+      }
+      return out
+    }
+    const line = fc.oneof(
+      fc.constantFrom('', ' ', 'event: message', ': keep-alive', 'id: 7', 'data:', 'data: ', 'data:1', 'data: [1,', 'data: 2]', 'data: {"a": "b"}', 'data:  3', 'retry: 10'),
+      fc.string({ maxLength: 6 }).map((t) => `data: ${t}`),
+    )
+    const body = fc.tuple(fc.array(line, { maxLength: 12 }), fc.array(fc.constantFrom('\n', '\r\n', '\r'), { minLength: 12, maxLength: 12 }))
+      .map(([lines, ends]) => lines.map((l, i) => l + ends[i]).join(''))
+    fc.assert(
+      fc.property(body, (b) => {
+        expect(sseMessages(b)).toEqual(byEvents(b))
+      }),
+      { numRuns: 2_000 },
+    )
   })
 
   test.each([
