@@ -3,8 +3,15 @@
  * which Hark records are settled, what their scope is (the structured fields, else `(scope: …)` in the
  * title and `scope:` lines in the body), and the GuardRecord each settled, scoped one becomes.
  * Pure: no function here throws, whatever Hark sends. docs/guard.md has the rules.
+ *
+ * The first guarded edit of a session waits for this file to read up to 200 records, in the engine's
+ * hooks worker, whose JavaScriptCore runs with frozen built-ins: there a regex `split` is tried at every
+ * position (about 0.4 µs each), a regex `replace` costs a microsecond or more, and `for…of` takes the
+ * generic iterator path (about 0.2 µs an element, three times an indexed loop), so strings are split at a
+ * fixed character, a regex is tested before a replace that usually finds nothing, and the loops run once
+ * or more per record are indexed (docs/guard.md, Performance).
  */
-import { object, text } from '../item'
+import { object, replaced, text } from '../item'
 import { GUARD_LIMITS } from './limits'
 
 export interface Scope {
@@ -31,9 +38,8 @@ export interface GuardRecord {
 // ---------------------------------------------------------------------------------------------
 // Settledness (HARK-API.md: list_journal_entries)
 
-const UNSETTLED_WORDS = new Set([
-  'proposed', 'candidate', 'draft', 'pending', 'rejected', 'superseded', 'retired', 'expired', 'obsolete',
-])
+/** One of the unsettled words, whole (between characters other than a-z), in lower-cased text. */
+const UNSETTLED = /(?:^|[^a-z])(?:proposed|candidate|draft|pending|rejected|superseded|retired|expired|obsolete)(?![a-z])/
 const SETTLEDNESS_FIELDS = ['status', 'acceptance', 'applicability'] as const
 
 /**
@@ -44,10 +50,9 @@ const SETTLEDNESS_FIELDS = ['status', 'acceptance', 'applicability'] as const
 export function isSettled(record: Record<string, unknown>): boolean {
   const o = object(record)
   if (o === undefined) return false
-  for (const field of SETTLEDNESS_FIELDS) {
-    const v = o[field]
-    if (typeof v !== 'string') continue
-    for (const word of v.toLowerCase().split(/[^a-z]+/)) if (UNSETTLED_WORDS.has(word)) return false
+  for (let i = 0; i < SETTLEDNESS_FIELDS.length; i++) {
+    const v = o[SETTLEDNESS_FIELDS[i] as string]
+    if (typeof v === 'string' && UNSETTLED.test(v.toLowerCase())) return false
   }
   if (isSet(o['superseded_by'])) return false
   return o['accepted'] !== false
@@ -91,31 +96,38 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   const scopeObject = object(scope)
   if (scopeObject !== undefined) acc.fromScopeObject(scopeObject)
   else acc.loose(scope, true)
-  for (const key of ['scope_paths', 'paths', 'files']) acc.paths(o[key])
-  for (const key of ['scope_area', 'scope_areas', 'areas', 'area']) acc.areas(o[key])
-  for (const key of ['scopes', 'applies_to']) acc.loose(o[key], true)
+  acc.paths(o['scope_paths'])
+  acc.paths(o['paths'])
+  acc.paths(o['files'])
+  acc.areas(o['scope_area'])
+  acc.areas(o['scope_areas'])
+  acc.areas(o['areas'])
+  acc.areas(o['area'])
+  acc.loose(o['scopes'], true)
+  acc.loose(o['applies_to'], true)
   if (!acc.isEmpty()) return acc.build()
 
   const titleRaw = rawTitle(o)
   if (titleRaw !== undefined) {
     for (const value of scopeMarkers(titleRaw)) acc.loose(value, false)
-    acc.scopeLines(titleRaw.split(/\r\n|\r|\n/).slice(1))
+    acc.scopeLines(lines(titleRaw).slice(1))
   }
   const body = o['body']
-  if (typeof body === 'string') acc.scopeLines(body.split(/\r\n|\r|\n/))
+  if (typeof body === 'string') acc.scopeLines(lines(body))
   return acc.build()
 }
 
+/** A record's paths and areas, each kept once (lists of at most 16: no Set to spread at the end). */
 class ScopeBuilder {
-  private readonly pathSet = new Set<string>()
-  private readonly areaSet = new Set<string>()
+  private readonly pathList: string[] = []
+  private readonly areaList: string[] = []
 
   isEmpty(): boolean {
-    return this.pathSet.size === 0 && this.areaSet.size === 0
+    return this.pathList.length === 0 && this.areaList.length === 0
   }
 
   build(): Scope {
-    return { paths: [...this.pathSet], areas: [...this.areaSet] }
+    return { paths: this.pathList, areas: this.areaList }
   }
 
   fromScopeObject(s: Record<string, unknown>): void {
@@ -124,16 +136,22 @@ class ScopeBuilder {
     this.areas(s['area'])
   }
 
+  // Most fields are absent: passed over before `values` makes an empty list for them.
   paths(v: unknown): void {
-    for (const raw of values(v)) this.addPath(raw)
+    if (v === undefined) return
+    const list = values(v)
+    for (let i = 0; i < list.length; i++) this.addPath(list[i] as string)
   }
 
   areas(v: unknown): void {
-    for (const raw of values(v)) this.addArea(raw, true)
+    if (v === undefined) return
+    const list = values(v)
+    for (let i = 0; i < list.length; i++) this.addArea(list[i] as string, true)
   }
 
   /** Values that say nothing of their kind: each is a path when it has a path character, else an area. */
   loose(v: unknown, objects: boolean): void {
+    if (v === undefined) return
     if (objects && Array.isArray(v)) {
       for (const item of v.slice(0, 64)) {
         const o = object(item)
@@ -144,36 +162,38 @@ class ScopeBuilder {
       const o = object(v)
       if (o !== undefined) return this.fromScopeObject(o)
     }
-    for (const raw of values(v)) {
-      if (PATH_CHAR.test(raw.replace(/\\/g, '/'))) this.addPath(raw)
+    const list = values(v)
+    for (let i = 0; i < list.length; i++) {
+      const raw = list[i] as string
+      if (PATH_CHAR.test(raw.replaceAll('\\', '/'))) this.addPath(raw)
       else this.addArea(raw, false)
     }
   }
 
   /** `scope: …` lines (also `- Scope: …`, `**Scope:** …`); `scope_version:` and the like are not. */
   scopeLines(lines: readonly string[]): void {
-    for (const line of lines.slice(0, 500)) {
-      const m = /^[ \t]*(?:[-*•>+][ \t]+)?(?:\*\*|__|\*|_)?scopes?(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(.*)$/i.exec(line)
+    for (let i = 0; i < lines.length && i < 500; i++) {
+      const m = /^[ \t]*(?:[-*•>+][ \t]+)?(?:\*\*|__|\*|_)?scopes?(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(.*)$/i.exec(lines[i] as string)
       if (m !== null) this.loose(m[1], false)
     }
   }
 
   private addPath(raw: string): void {
-    if (this.pathSet.size >= GUARD_LIMITS.globsPerRecord) return
-    const p = cleanValue(raw).replace(/\\/g, '/')
-    if (p === '' || p.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(p)) return
-    this.pathSet.add(p)
+    if (this.pathList.length >= GUARD_LIMITS.globsPerRecord) return
+    const p = cleanValue(raw).replaceAll('\\', '/')
+    if (p === '' || p.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(p) || this.pathList.includes(p)) return
+    this.pathList.push(p)
   }
 
   private addArea(raw: string, nested: boolean): void {
-    if (this.areaSet.size >= GUARD_LIMITS.areasPerRecord) return
-    const a = cleanValue(raw).replace(/\\/g, '/').replace(/^\/+|\/+$/g, '')
+    if (this.areaList.length >= GUARD_LIMITS.areasPerRecord) return
+    const a = replaced(cleanValue(raw).replaceAll('\\', '/'), /^\/+|\/+$/g, '')
     if (a === '' || a.length > GUARD_LIMITS.areaLength) return
     const segments = a.split('/')
     if (!nested && segments.length > 1) return
-    if (!segments.every((s) => AREA_SEGMENT.test(s) && !/^\.+$/.test(s))) return
-    if (JOINERS.has(a.toLowerCase())) return
-    this.areaSet.add(a)
+    for (let i = 0; i < segments.length; i++) if (!AREA_SEGMENT.test(segments[i] as string) || /^\.+$/.test(segments[i] as string)) return
+    if (JOINERS.has(a.toLowerCase()) || this.areaList.includes(a)) return
+    this.areaList.push(a)
   }
 }
 
@@ -186,44 +206,53 @@ function values(v: unknown): string[] {
   if (typeof v === 'string') return splitList(v)
   if (!Array.isArray(v)) return []
   const out: string[] = []
-  for (const item of v.slice(0, 64)) if (typeof item === 'string') out.push(item)
+  for (let i = 0; i < v.length && i < 64; i++) if (typeof v[i] === 'string') out.push(v[i] as string)
   return out
 }
 
 function splitList(s: string): string[] {
   const out: string[] = []
+  const text = s.slice(0, 4_000)
   let depth = 0
-  let current = ''
-  for (const ch of s.slice(0, 4_000)) {
+  let start = 0
+  for (let i = 0; i <= text.length; i++) {
+    const ch = text[i] ?? ','
     if (ch === '{' || ch === '[' || ch === '(') depth++
     else if ((ch === '}' || ch === ']' || ch === ')') && depth > 0) depth--
-    if (depth === 0 && (ch === ',' || ch === ';' || /\s/.test(ch))) {
-      out.push(current)
-      current = ''
-    } else {
-      current += ch
+    // `trim` removes what `\s` matches (white space and line ends), without a regex call per character.
+    else if ((depth === 0 && (ch === ',' || ch === ';' || ch.trim() === '')) || i === text.length) {
+      const v = trimListValue(text.slice(start, i))
+      if (v !== '' && !JOINERS.has(v.toLowerCase())) out.push(v)
+      start = i + 1
     }
   }
-  out.push(current)
-  return out.map(trimListValue).filter((v) => v !== '' && !JOINERS.has(v.toLowerCase()))
+  return out
 }
 
 /** A list value without the sentence punctuation around it (`billing.` at the end of a line). */
 function trimListValue(v: string): string {
-  return cleanValue(cleanValue(v).replace(/[.,;:]+$/, ''))
+  return cleanValue(replaced(cleanValue(v), /[.,;:]+$/, ''))
 }
 
 /** Trimmed, NFC, without surrounding quotes or backticks (`` `src/db/**` `` in a markdown body). */
 function cleanValue(v: string): string {
   let s = v.normalize('NFC').trim()
+  if (!QUOTED.test(s)) return s
   while (s.length >= 2 && /^[`'"]/.test(s) && s[s.length - 1] === s[0]) s = s.slice(1, -1).trim()
   return s.replace(/^[`'"]+|[`'"]+$/g, '').trim()
 }
 
+const QUOTED = /^[`'"]|[`'"]$/
+
+/** `s` split into lines at `\r\n`, `\r` or `\n`. */
+function lines(s: string): string[] {
+  return (s.includes('\r') ? s.replace(/\r\n?/g, '\n') : s).split('\n')
+}
+
 /** The first title field holding a non-blank string, as written. */
 function rawTitle(o: Record<string, unknown>): string | undefined {
-  for (const key of TITLE_KEYS) {
-    const v = o[key]
+  for (let i = 0; i < TITLE_KEYS.length; i++) {
+    const v = o[TITLE_KEYS[i] as string]
     if (typeof v === 'string' && v.trim() !== '') return v.slice(0, 10_000)
   }
   return undefined
@@ -236,6 +265,7 @@ function scopeMarkers(s: string): string[] {
 
 function markerSpans(s: string): [number, number][] {
   const spans: [number, number][] = []
+  if (!s.includes('(')) return spans // most titles: no marker to look for
   const re = /\(\s*scopes?\s*:/gi
   let m: RegExpExecArray | null
   while ((m = re.exec(s)) !== null && spans.length < 8) {
@@ -258,7 +288,9 @@ function markerSpans(s: string): [number, number][] {
 function withoutMarkers(s: string): string {
   let out = ''
   let at = 0
-  for (const [start, end] of markerSpans(s)) {
+  const spans = markerSpans(s)
+  for (let i = 0; i < spans.length; i++) {
+    const [start, end] = spans[i] as [number, number]
     out += s.slice(at, start)
     at = end
     if (/^[ \t]*(?:[,.;:!?)]|$)/.test(s.slice(at, at + 80))) out = out.replace(/[ \t]+$/, '')
@@ -291,7 +323,8 @@ export function parseNonGoals(items: readonly unknown[]): GuardRecord[] {
 function parseRecords(list: readonly unknown[], kind: GuardRecord['kind']): GuardRecord[] {
   const out: GuardRecord[] = []
   const seen = new Set<string>()
-  for (const raw of list.slice(0, GUARD_LIMITS.scannedEntries)) {
+  for (let i = 0; i < list.length && i < GUARD_LIMITS.scannedEntries; i++) {
+    const raw = list[i]
     const o = typeof raw === 'string' ? { title: raw } : object(raw)
     if (o === undefined || !isSettled(o)) continue
     const record = guardRecordOf(o, kind)
@@ -307,25 +340,26 @@ function guardRecordOf(o: Record<string, unknown>, kind: GuardRecord['kind']): G
   const scope = scopeOf(o)
   if (scope.paths.length === 0 && scope.areas.length === 0) return undefined
   const raw = rawTitle(o)
-  const headline = raw === undefined ? '' : withoutMarkers(raw).split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? ''
+  const headline = raw === undefined ? '' : firstLine(lines(withoutMarkers(raw)))
   const words = display(headline, GUARD_LIMITS.titleLength)
   const title = words !== '' ? words : kind === 'decision' ? 'Untitled decision' : 'Untitled non-goal'
-  const why = ['why', 'rationale'].map((k) => display(o[k], GUARD_LIMITS.whyLength)).find((w) => w !== '')
+  const why = display(o['why'], GUARD_LIMITS.whyLength) || display(o['rationale'], GUARD_LIMITS.whyLength)
   const id = idOf(o['id'])
   const identity = id !== undefined ? `id:${id}` : `title:${words !== '' ? words : title}`
-  return {
-    key: kind === 'decision' ? identity : `non-goal:${identity}`,
-    kind,
-    title,
-    ...(why === undefined ? {} : { why }),
-    scope,
-  }
+  const key = kind === 'decision' ? identity : `non-goal:${identity}`
+  return why === '' ? { key, kind, title, scope } : { key, kind, title, why, scope }
+}
+
+/** The first line that is not blank, or `''`. */
+function firstLine(list: readonly string[]): string {
+  for (let i = 0; i < list.length; i++) if ((list[i] as string).trim() !== '') return list[i] as string
+  return ''
 }
 
 function idOf(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v)
   if (typeof v !== 'string') return undefined
-  const id = v.replace(UNPRINTABLE, '').trim()
+  const id = replaced(v, UNPRINTABLE, '').trim()
   return id === '' || id.length > GUARD_LIMITS.idLength ? undefined : id
 }
 
@@ -335,7 +369,10 @@ function idOf(v: unknown): string | undefined {
 /** Untrusted text made safe to show: no control or bidi characters, one line, at most `max` characters. */
 export function display(v: unknown, max: number): string {
   if (typeof v !== 'string') return ''
-  const t = text(v.replace(UNPRINTABLE, ' '), Number.MAX_SAFE_INTEGER) ?? ''
+  const t = text(replaced(v, UNPRINTABLE, ' '), Number.MAX_SAFE_INTEGER) ?? ''
+  // Counted in code points only when it may be too long: a text has no more of them than UTF-16 units,
+  // and Array.from of every title and why cost the first guarded edit about 5 ms (JavaScriptCore, cold).
+  if (t.length <= max) return t
   const chars = Array.from(t)
   return chars.length <= max ? t : `${chars.slice(0, max - 1).join('').trimEnd()}…`
 }
