@@ -24,6 +24,12 @@ interface CompiledRecord {
   readonly areas: readonly (readonly string[])[]
 }
 
+/** A glob read into the pattern table: whether it excludes, and its patterns' indexes. */
+interface ReadGlob {
+  readonly exclude: boolean
+  readonly indexes: readonly number[]
+}
+
 /** Pattern index standing for "every path" (a record whose globs are all exclusions). */
 const EVERY_PATH = -1
 /** In a compiled pattern, `**`: any number of whole names. */
@@ -56,6 +62,12 @@ class PatternTable {
   private innerNames = 0
   private textRead = 0
   private readonly index = new Map<string, number>()
+  /**
+   * Each glob text met so far, read once (records often share a glob, and reading one is most of what a
+   * compile costs): its patterns' indexes (`undefined`: skipped), and the amounts it charged to `read`,
+   * charged again each time it comes back, so the caps give what reading it again would.
+   */
+  private readonly globs = new Map<string, { readonly charged: readonly number[]; readonly read: ReadGlob | undefined }>()
   private readonly patterns: CompiledPattern[] = []
   private readonly stamp: number[] = []
   private readonly result: boolean[] = []
@@ -73,6 +85,21 @@ class PatternTable {
     if (this.textRead + characters > GUARD_LIMITS.globTextPerGuard) return false
     this.textRead += characters
     return true
+  }
+
+  /** A record's glob as pattern indexes, or `undefined` when it is skipped (docs/guard.md, Limits). */
+  glob(text: string): ReadGlob | undefined {
+    const known = this.globs.get(text)
+    if (known !== undefined) {
+      for (let i = 0; i < known.charged.length; i++) if (!this.read(known.charged[i] as number)) return undefined
+      return known.read
+    }
+    const charged: number[] = []
+    const read = readScopeGlob(text, (count) => (charged.push(count), this.read(count)))
+    const indexes = read?.shapes.map((shape) => this.add(shape))
+    const kept = read !== undefined && indexes?.every((i): i is number => i !== undefined) ? { exclude: read.exclude, indexes } : undefined
+    this.globs.set(text, { charged, read: kept })
+    return kept
   }
 
   /** The pattern's index, or `undefined` when the compiler refuses one of its names or the table is full. */
@@ -133,7 +160,7 @@ class PatternTable {
     if (i === EVERY_PATH) return true
     if (this.stamp[i] === this.call) return this.result[i] === true
     const pattern = this.patterns[i]
-    const r = pattern !== undefined && pattern.literals.every((t) => this.path.includes(t)) && this.walk(pattern.names)
+    const r = pattern !== undefined && containsAll(this.path, pattern.literals) && this.walk(pattern.names)
     this.stamp[i] = this.call
     this.result[i] = r
     return r
@@ -196,6 +223,9 @@ class PatternTable {
   }
 }
 
+/** The characters `requiredText` keeps (looked up as a string: a regex test per character costs more). */
+const PLAIN_TEXT = 'abcdefghijklmnopqrstuvwxyz0123456789._- '
+
 /**
  * The plain text a path must contain for `pattern` to match it: runs of ASCII letters, digits, `.`,
  * `_`, `-` and spaces outside `[]` and escapes, longest first. Anything else ends a run, so the list
@@ -215,7 +245,7 @@ function requiredText(pattern: string): string[] {
     }
     if (ch === '[') depth++
     else if (ch === ']' && depth > 0) depth--
-    if (depth === 0 && /[a-z0-9._\- ]/.test(ch)) run += ch
+    if (depth === 0 && PLAIN_TEXT.includes(ch)) run += ch
     else {
       if (run !== '') runs.add(run)
       run = ''
@@ -225,15 +255,19 @@ function requiredText(pattern: string): string[] {
   return [...runs].sort((a, b) => b.length - a.length)
 }
 
-/** Compile once per set of records (the guard keeps it until the records change); `compile` for the specs' oracle. */
+/**
+ * Compile once per set of records (the guard keeps it until the records change); `compile` for the specs' oracle.
+ * The first guarded edit of a session compiles and checks in the engine's hooks worker, whose frozen
+ * built-ins send `for…of` and the array callbacks (`some`, `every`) through the generic iterator path: the
+ * loops run for every record, compiling it and checking a path against it, are indexed.
+ */
 export function compileGuard(records: readonly GuardRecord[], compile: GlobCompiler = compileName): CompiledGuard {
   const compiled: CompiledRecord[] = []
   const seen = new Set<string>()
   const table = new PatternTable(compile)
   const list = Array.isArray(records) ? records : []
-  for (const record of list) {
-    if (compiled.length >= GUARD_LIMITS.compiledRecords) break
-    const c = compileRecord(record, table, seen)
+  for (let i = 0; i < list.length && compiled.length < GUARD_LIMITS.compiledRecords; i++) {
+    const c = compileRecord(list[i] as GuardRecord, table, seen)
     if (c !== undefined) compiled.push(c)
   }
   return {
@@ -244,7 +278,10 @@ export function compileGuard(records: readonly GuardRecord[], compile: GlobCompi
       const folders = folded.split('/').slice(0, -1)
       table.next(folded)
       const out: GuardRecord[] = []
-      for (const c of compiled) if (covers(c, table, folders)) out.push(c.record)
+      for (let i = 0; i < compiled.length; i++) {
+        const c = compiled[i] as CompiledRecord
+        if (covers(c, table, folders)) out.push(c.record)
+      }
       return out
     },
   }
@@ -258,19 +295,18 @@ function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<strin
   const areaList = Array.isArray(scope?.['areas']) ? (scope['areas'] as unknown[]) : []
   const include: number[] = []
   const exclude: number[] = []
-  for (const glob of paths.slice(0, GUARD_LIMITS.globsPerRecord)) {
-    if (typeof glob !== 'string') continue
-    const read = readScopeGlob(glob, (count) => table.read(count))
-    if (read === undefined) continue
-    const indexes = read.shapes.map((shape) => table.add(shape))
-    if (indexes.every((i): i is number => i !== undefined)) (read.exclude ? exclude : include).push(...indexes)
+  for (let i = 0; i < paths.length && i < GUARD_LIMITS.globsPerRecord; i++) {
+    const glob = paths[i]
+    const read = typeof glob === 'string' ? table.glob(glob) : undefined
+    if (read !== undefined) for (let k = 0; k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k] as number)
   }
   // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch and .gitignore.
   if (include.length === 0 && exclude.length > 0) include.push(EVERY_PATH)
   const areas: string[][] = []
-  for (const area of areaList.slice(0, GUARD_LIMITS.areasPerRecord)) {
+  for (let i = 0; i < areaList.length && i < GUARD_LIMITS.areasPerRecord; i++) {
+    const area = areaList[i]
     if (typeof area !== 'string') continue
-    const segments = fold(area.normalize('NFC')).replace(/\\/g, '/').split('/').filter((s) => s.trim() !== '')
+    const segments = fold(area.normalize('NFC')).replaceAll('\\', '/').split('/').filter((s) => s.trim() !== '')
     if (segments.length > 0) areas.push(segments)
   }
   if (include.length === 0 && areas.length === 0) return undefined
@@ -279,8 +315,19 @@ function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<strin
 }
 
 function covers(c: CompiledRecord, table: PatternTable, folders: readonly string[]): boolean {
-  if (c.include.length > 0) return c.include.some((i) => table.test(i)) && !c.exclude.some((i) => table.test(i))
-  return c.areas.some((area) => underFolders(folders, area))
+  if (c.include.length > 0) return anyOf(c.include, (i) => table.test(i)) && !anyOf(c.exclude, (i) => table.test(i))
+  return anyOf(c.areas, (area) => underFolders(folders, area))
+}
+
+function containsAll(text: string, parts: readonly string[]): boolean {
+  for (let i = 0; i < parts.length; i++) if (!text.includes(parts[i] as string)) return false
+  return true
+}
+
+/** `list.some(test)` as an indexed loop (see compileGuard). */
+function anyOf<T>(list: readonly T[], test: (item: T) => boolean): boolean {
+  for (let i = 0; i < list.length; i++) if (test(list[i] as T)) return true
+  return false
 }
 
 /** Whether `area`'s folder names appear, in a row, among the path's folders (never its file name). */
@@ -301,7 +348,7 @@ function underFolders(folders: readonly string[], area: readonly string[]): bool
 function normalisePath(p: unknown): string | undefined {
   if (typeof p !== 'string' || p.length > GUARD_LIMITS.pathLength) return undefined
   const names: string[] = []
-  for (const name of p.normalize('NFC').replace(/\\/g, '/').split('/')) {
+  for (const name of p.normalize('NFC').replaceAll('\\', '/').split('/')) {
     if (name === '' || name === '.') continue
     if (name !== '..') names.push(name)
     else if (names.pop() === undefined) return undefined

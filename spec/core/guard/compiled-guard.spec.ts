@@ -312,3 +312,45 @@ describe("the guard's own name matcher, with picomatch as its oracle (fast-check
     for (const name of wildcardNames(`*${'a'.repeat(30)}*${'b'.repeat(30)}`)) expect(name.regex).not.toMatch(/\)[*+]|\*[*+]/)
   })
 })
+
+describe('a glob many records share is read once, and costs what reading it again would', () => {
+  test('the glob-text cap counts every use of a glob, read or not (docs/guard.md, Limits)', () => {
+    // 256 characters: 1,024 uses fill the 262,144 characters one guard may read.
+    const glob = `${'a'.repeat(253)}/**`
+    expect(GUARD_LIMITS.globTextPerGuard / glob.length).toBe(1_024)
+    const records = Array.from({ length: 65 }, (_, i) => decision({ paths: Array(16).fill(glob), areas: ['zone'] }, `R${i}`))
+    const guard = compileGuard(records, compile)
+    // The first 64 records (1,024 uses) keep the glob; the 65th has none left, so its area matches by folder.
+    expect(guard.match(`${'a'.repeat(253)}/x.ts`).map((r) => r.title)).toEqual(records.slice(0, 64).map((r) => r.title))
+    expect(guard.match('q/zone/x.ts').map((r) => r.title)).toEqual(['R64'])
+  })
+
+  test('a skipped glob stays skipped for every record that names it; an exclusion stays an exclusion', () => {
+    const records = [
+      decision({ paths: ['src/!(gen)/**'], areas: ['db'] }, 'A'),
+      decision({ paths: ['src/**', '!src/gen/**'] }, 'B'),
+      decision({ paths: ['src/!(gen)/**'], areas: ['db'] }, 'C'),
+      decision({ paths: ['!src/gen/**'] }, 'D'),
+    ]
+    const guard = compileGuard(records, compile)
+    expect(guard.match('src/db/x.ts').map((r) => r.title)).toEqual(['A', 'B', 'C', 'D'])
+    expect(guard.match('src/gen/x.ts').map((r) => r.title)).toEqual([])
+    expect(guard.match('lib/x.ts').map((r) => r.title)).toEqual(['D'])
+  })
+
+  test('shared globs match as the same globs read apart (fast-check against the oracle)', () => {
+    const globs = ['src/db/**', '*.sql', '{lib,src}/**/index.ts', 'src/**/*.test.ts', '!src/gen/**', 'app/(auth)/**', 'docs/', 'src/*']
+    const paths = ['src/db/x.sql', 'lib/a/index.ts', 'src/gen/a.test.ts', 'app/(auth)/p.tsx', 'docs/a.md', 'src/a.ts', 'x.sql']
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom(...globs), { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), (scopes) => {
+        const records = scopes.map((paths, i) => decision({ paths }, `R${i}`))
+        const guard = compileGuard(records, compile)
+        for (const path of paths) {
+          const apart = records.filter((r) => compileGuard([r], compile).match(path).length === 1).map((r) => r.title)
+          expect(guard.match(path).map((r) => r.title)).toEqual(apart)
+        }
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
