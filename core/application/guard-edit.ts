@@ -4,9 +4,9 @@
  * settled, scoped decisions and the non-goals; a match asks the person Allow or Stop. After a
  * successful edit, the file's path is recorded. Nothing about the edit is sent to Hark.
  *
- * State: `GuardState` lives as long as the conversation (the decisions, the guard compiled over
- * them, the fetch in flight, when a fetch last failed); GuardEdit alone changes it, and a compaction
- * asks it to fetch again through `GuardState.compacted`.
+ * State: `GuardState` lives as long as the conversation (the decisions, the guards compiled over them
+ * and over the brief's non-goals, the fetch in flight, when a fetch last failed); GuardEdit alone changes
+ * it, and a compaction asks it to fetch again through `GuardState.compacted`.
  */
 import { addEntry, allow, noteSession } from '../domain/conversation/record'
 import type { Brief } from '../domain/brief'
@@ -54,7 +54,9 @@ export class GuardState {
   /** A fetch failed when the clock could not say when: the minute starts at the next reading it gives. */
   private failedUntimed = false
   private inFlight: Promise<void> | undefined
-  private compiled: { readonly decisions: Decisions | undefined; readonly brief: Brief | undefined; readonly guard: CompiledGuard } | undefined
+  /** The decisions' guard, compiled once per good fetch, and the non-goals', once per brief. */
+  private decisionsGuard: { readonly from: Decisions | undefined; readonly guard: CompiledGuard } | undefined
+  private nonGoalsGuard: { readonly from: Brief | undefined; readonly guard: CompiledGuard } | undefined
 
   /** SPEC.md, session.compact: the decisions are fetched again on the next edit. */
   compacted(): void {
@@ -111,16 +113,24 @@ export class GuardState {
     this.failedUntimed = now === undefined
     return first
   }
-  /** @internal The guard over these decisions and this brief's non-goals, compiled once for both. */
-  guardFor(brief: Brief | undefined, compile: (records: readonly GuardRecord[]) => CompiledGuard): CompiledGuard {
+  /** @internal The guard over this brief's non-goals (SPEC.md: they come with the brief), compiled once per brief. */
+  nonGoalsFor(brief: Brief | undefined, compile: Compile): CompiledGuard {
+    if (this.nonGoalsGuard === undefined || this.nonGoalsGuard.from !== brief) {
+      this.nonGoalsGuard = { from: brief, guard: compile(parseNonGoals(brief?.nonGoals ?? [])) }
+    }
+    return this.nonGoalsGuard.guard
+  }
+  /** @internal The guard over the decisions of the last good fetch (none before one), compiled once per fetch. */
+  decisionsFor(compile: Compile): CompiledGuard {
     const decisions = this.fetched
-    const kept = this.compiled
-    if (kept !== undefined && kept.decisions === decisions && kept.brief === brief) return kept.guard
-    const guard = compile([...(decisions?.records ?? []), ...parseNonGoals(brief?.nonGoals ?? [])])
-    this.compiled = { decisions, brief, guard }
-    return guard
+    if (this.decisionsGuard === undefined || this.decisionsGuard.from !== decisions) {
+      this.decisionsGuard = { from: decisions, guard: compile(decisions?.records ?? []) }
+    }
+    return this.decisionsGuard.guard
   }
 }
+
+type Compile = (records: readonly GuardRecord[]) => CompiledGuard
 
 export class GuardEdit {
   constructor(
@@ -141,9 +151,10 @@ export class GuardEdit {
     if (path === undefined) return { go: true }
     // Carried to `after` only when found: a Write that creates folders may land inside only once it has run.
     const placed = { path }
-    const guard = await this.guard()
+    const [decisions, nonGoals] = await this.guards()
     const allowed = new Set(this.conversation.view?.allowed ?? this.conversation.record?.allowed ?? [])
-    const matches = guard.match(path).filter((r) => !allowed.has(r.key))
+    // Decisions first, then non-goals (docs/guard.md, Matching).
+    const matches = [...decisions.match(path), ...nonGoals.match(path)].filter((r) => !allowed.has(r.key))
     if (matches.length === 0) return { go: true, placed }
     let answer: string
     try {
@@ -182,13 +193,19 @@ export class GuardEdit {
   }
 
   /**
-   * The compiled guard over the decisions and the non-goals, kept until either changes (compiling
-   * 200 records costs milliseconds; checking a path against them, microseconds).
+   * The compiled guards over the decisions and over the non-goals, each kept until what it was compiled
+   * from changes (compiling 200 records costs milliseconds; checking a path against them, microseconds).
+   * The non-goals come with the start's brief and are compiled while the decisions are fetched, when the
+   * hook would only wait for Hark: the fetch is begun first, and is on its way before the brief's wait ends.
    */
-  private async guard(): Promise<CompiledGuard> {
-    // The non-goals come with the start's brief; the decisions are fetched meanwhile.
-    await Promise.all([this.refreshDecisions(), this.briefs.firstBrief()])
-    return this.state.guardFor(this.briefs.brief, compileGuard)
+  private async guards(): Promise<readonly [CompiledGuard, CompiledGuard]> {
+    const nonGoals = async () => {
+      await this.briefs.firstBrief()
+      return this.state.nonGoalsFor(this.briefs.brief, compileGuard)
+    }
+    await Promise.all([this.refreshDecisions(), nonGoals()])
+    // The brief may have changed while the decisions came (a compaction): compiled again only then.
+    return [this.state.decisionsFor(compileGuard), this.state.nonGoalsFor(this.briefs.brief, compileGuard)]
   }
 
   /** The decisions are fetched on the first guarded edit and after each compaction; a minute after a failure. */
