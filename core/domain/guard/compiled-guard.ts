@@ -109,10 +109,13 @@ class PatternTable {
     if (known !== undefined) return known
     if (this.patterns.length >= GUARD_LIMITS.patternsPerGuard) return undefined
     const first = shape.indexOf('globstar')
-    const inner = first < 0 ? 0 : shape.slice(first, shape.lastIndexOf('globstar')).filter((seg) => seg !== 'globstar').length
+    const last = shape.lastIndexOf('globstar')
+    let inner = 0
+    for (let k = first + 1; first >= 0 && k < last; k++) if (shape[k] !== 'globstar') inner++
     if (this.innerNames + inner > GUARD_LIMITS.innerNamesPerGuard) return undefined
     const names: number[] = []
-    for (const segment of shape) {
+    for (let k = 0; k < shape.length; k++) {
+      const segment = shape[k] as Segment
       const name = segment === 'globstar' ? GLOBSTAR : this.addName(segment)
       if (name === undefined) return undefined
       names.push(name)

@@ -10,6 +10,10 @@
  * literals, `?`, `*` and plain character classes to match. picomatch 4 (`dot`, `nocase`, no extglobs)
  * stays the oracle: the specs check that both give the same answer on generated and hostile globs
  * (spec/core/guard/compiled-guard.spec.ts).
+ *
+ * The loops run for every glob read are indexed: the first guarded edit of a session reads each distinct
+ * glob of the decisions in the engine's hooks worker, whose frozen built-ins send `for…of` and the array
+ * callbacks through the generic iterator path (docs/guard.md, Performance).
  */
 import { replaced } from '../item'
 import { GUARD_LIMITS } from './limits'
@@ -61,8 +65,11 @@ export function readScopeGlob(glob: string, budget: (characters: number) => bool
     if (count > GUARD_LIMITS.alternativesPerGlob || !budget(s.length * (count - 1))) return undefined
     const shapes: Segment[][] = []
     const seen = new Set<string>()
-    for (const pieces of expand(nodes)) {
-      for (const shape of shapesOf(pieces)) {
+    const expanded = expand(nodes)
+    for (let i = 0; i < expanded.length; i++) {
+      const alternative = shapesOf(expanded[i] as Piece[])
+      for (let k = 0; k < alternative.length; k++) {
+        const shape = alternative[k] as Segment[]
         if (!cheapToMatch(shape)) return undefined
         const key = shape.map(emitSegment).join('/')
         if (!seen.has(key)) shapes.push(shape)
@@ -300,7 +307,8 @@ function classMember(c: string): string {
 /** How many patterns `nodes` expand to (stops counting past the cap). */
 function alternatives(nodes: readonly GlobNode[]): number {
   let n = 1
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as GlobNode
     if (node.kind !== 'choice') continue
     let sum = 0
     for (const option of node.options) sum = Math.min(sum + alternatives(option), GUARD_LIMITS.alternativesPerGlob + 1)
@@ -312,9 +320,10 @@ function alternatives(nodes: readonly GlobNode[]): number {
 /** Every alternative of `nodes` (count them with `alternatives` first). */
 function expand(nodes: readonly GlobNode[]): Piece[][] {
   let out: Piece[][] = [[]]
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as GlobNode
     if (node.kind !== 'choice') {
-      for (const pieces of out) pieces.push(node)
+      for (let k = 0; k < out.length; k++) (out[k] as Piece[]).push(node)
       continue
     }
     const tails = node.options.flatMap((option) => expand(option))
@@ -333,15 +342,19 @@ function shapesOf(pieces: readonly Piece[]): Segment[][] {
   let last = pieces.length
   while (last > 0 && pieces[last - 1]?.kind === 'slash') last--
   const folderOnly = last < pieces.length
-  const anchored = pieces.slice(0, last).some((p) => p.kind === 'slash')
+  let anchored = false
   const names: Piece[][] = [[]]
-  for (const p of pieces) {
-    if (p.kind === 'slash') names.push([])
-    else (names[names.length - 1] as Piece[]).push(p)
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i] as Piece
+    if (p.kind === 'slash') {
+      anchored ||= i < last
+      names.push([])
+    } else (names[names.length - 1] as Piece[]).push(p)
   }
   const segments: Segment[] = []
-  for (const name of names) {
-    const word = name.every((p) => p.kind === 'text') ? name.map((p) => (p as { text: string }).text).join('') : undefined
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n] as Piece[]
+    const word = wordOf(name)
     if (name.length === 0 || word === '.') continue // `//` and `./`
     if (word === '..') throw new Refused() // can't match a path inside the project
     const merged = mergeStars(name)
@@ -358,10 +371,22 @@ function shapesOf(pieces: readonly Piece[]): Segment[][] {
   return [segments, [...segments, 'globstar']]
 }
 
+/** The name's text when it is only literal pieces (`''` for none), else `undefined`. */
+function wordOf(name: readonly Piece[]): string | undefined {
+  let word = ''
+  for (let i = 0; i < name.length; i++) {
+    const p = name[i] as Piece
+    if (p.kind !== 'text') return undefined
+    word += p.text
+  }
+  return word
+}
+
 /** Adjacent star runs are one run (`{*,a}*` expands to `**`). */
 function mergeStars(name: readonly Piece[]): Piece[] {
   const out: Piece[] = []
-  for (const p of name) {
+  for (let i = 0; i < name.length; i++) {
+    const p = name[i] as Piece
     const prev = out[out.length - 1]
     if (p.kind === 'star' && prev?.kind === 'star') out[out.length - 1] = { kind: 'star', size: prev.size + p.size }
     else out.push(p)
@@ -381,9 +406,10 @@ function nameOf(pieces: readonly Piece[]): Name {
   let stars = 0
   let classes = 0
   let length = 0
-  for (const p of pieces) {
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i] as Piece
     if (p.kind === 'text') {
-      // Tested first: in the engine's hooks worker a regex replace costs more than a test, found or not.
+      // Tested first: in the hooks worker a regex replace costs more than a test, found or not.
       source += replaced(p.text, SYNTAX, '\\$&')
       regex += replaced(p.text, REGEX_SYNTAX, '\\$&')
       plain = plain === undefined ? undefined : plain + p.text
@@ -422,8 +448,10 @@ export function isCostly(name: Name): boolean {
 function cheapGlob(shapes: readonly (readonly Segment[])[]): boolean {
   const wildcard = new Set<string>()
   const costly = new Set<string>()
-  for (const shape of shapes) {
-    for (const segment of shape) {
+  for (let i = 0; i < shapes.length; i++) {
+    const shape = shapes[i] as readonly Segment[]
+    for (let k = 0; k < shape.length; k++) {
+      const segment = shape[k] as Segment
       if (segment === 'globstar' || segment.plain !== undefined) continue
       wildcard.add(segment.source)
       if (isCostly(segment)) costly.add(segment.source)
@@ -438,14 +466,15 @@ function cheapGlob(shapes: readonly (readonly Segment[])[]): boolean {
  * so only a name's own `*` runs can make its test backtrack, over that name alone.
  */
 function cheapToMatch(shape: readonly Segment[]): boolean {
-  if (shape.filter((s) => s !== 'globstar').length > GUARD_LIMITS.namesPerPattern) return false
-  return shape.every(
-    (s) =>
-      s === 'globstar' ||
-      (s.stars <= GUARD_LIMITS.starRunsPerName &&
-        s.classes <= GUARD_LIMITS.classesPerName &&
-        (s.plain !== undefined || s.length <= GUARD_LIMITS.wildcardNameLength)),
-  )
+  let names = 0
+  for (let i = 0; i < shape.length; i++) {
+    const s = shape[i] as Segment
+    if (s === 'globstar') continue
+    if (++names > GUARD_LIMITS.namesPerPattern) return false
+    if (s.stars > GUARD_LIMITS.starRunsPerName || s.classes > GUARD_LIMITS.classesPerName) return false
+    if (s.plain === undefined && s.length > GUARD_LIMITS.wildcardNameLength) return false
+  }
+  return true
 }
 
 /** Case folding close to Unicode's full folding (`ß`, `ẞ` and `SS` fold alike); ASCII takes the short way. */
