@@ -340,7 +340,8 @@ function guardRecordOf(o: Record<string, unknown>, kind: GuardRecord['kind']): G
   const scope = scopeOf(o)
   if (scope.paths.length === 0 && scope.areas.length === 0) return undefined
   const raw = rawTitle(o)
-  const headline = raw === undefined ? '' : firstLine(lines(withoutMarkers(raw)))
+  // A title with no marker and one line is its own headline (most are: one test instead of three passes).
+  const headline = raw === undefined ? '' : /[(\r\n]/.test(raw) ? firstLine(lines(withoutMarkers(raw))) : raw
   const words = display(headline, GUARD_LIMITS.titleLength)
   const title = words !== '' ? words : kind === 'decision' ? 'Untitled decision' : 'Untitled non-goal'
   const why = display(o['why'], GUARD_LIMITS.whyLength) || display(o['rationale'], GUARD_LIMITS.whyLength)

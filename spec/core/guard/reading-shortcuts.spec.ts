@@ -127,6 +127,18 @@ describe('scope text split at line ends and list separators without a regex', ()
     expect(scopeOf({ scope: { paths: ['b/**', 'a/**', 'b/**', ' a/** '], areas: ['x', 'y', 'x'] }, areas: ['y', 'z'] })).toEqual({ paths: ['b/**', 'a/**'], areas: ['x', 'y', 'z'] })
   })
 
+  test('a one-line title without a marker is its own headline, as read line by line (fast-check)', () => {
+    const title = trickyText(12).filter((t) => !/[(\r\n]/.test(t))
+    fc.assert(
+      fc.property(title, (t) => {
+        // A line end after it sends the same title through the marker and line reading.
+        const [short, long] = [t, `${t}\n`].map((x) => parseDecisionEntries([{ id: 'a', title: x, scope: 'x/**' }])[0]?.title)
+        expect(short).toBe(long)
+      }),
+      RUNS,
+    )
+  })
+
   test('a title without a marker is shown whole; one with markers without them', () => {
     const [plain, marked] = parseDecisionEntries([
       { id: 'a', title: 'Deposits (daily) settle at noon', scope: { paths: ['x/**'] } },
