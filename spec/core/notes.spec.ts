@@ -15,7 +15,7 @@ import {
   SUBJECT_LIMIT,
   tokenFormats,
 } from '../../core/domain/notes'
-import { findTokens } from '../../core/domain/token-formats'
+import { findTokens } from '../../core/domain/redaction/tokens'
 
 // Test tokens are built at run time, so no literal in this file looks like a live credential to a
 // secret scanner. They match the formats' shapes.

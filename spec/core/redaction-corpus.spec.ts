@@ -2,7 +2,7 @@
 // times (`npm run bench:redact` prints the same figures with the time the cleaning takes).
 import { describe, expect, test } from 'vitest'
 import { cleanNotes, cleanSubject, REDACTED } from '../../core/domain/notes'
-import { findTokens, tokenFormats } from '../../core/domain/token-formats'
+import { findTokens, tokenFormats } from '../../core/domain/redaction/tokens'
 import { ACCESS_KEY, inProse, inSettings, LOOK_ALIKES, ORDINARY_PROSE, SPEC_SAMPLES, TOKEN_SAMPLES } from '../fixtures/redaction-corpus'
 
 /** Whether the cleaned text still holds the token (whole, or its last ten characters). */

@@ -1,16 +1,16 @@
 /**
- * The provider token formats (SPEC.md: The handoff, "well-known token formats"; docs/handoff.md, Token
- * formats), as data: facts taken from gitleaks' default rule set (`config/gitleaks.toml`, MIT) and
- * secretlint's recommended preset (`@secretlint/secretlint-rule-preset-recommend` 13.1.0, MIT), each row
- * naming its provider and the rule it comes from; a few rows of our own (`hark-memory`) where neither has
- * the format. ./token-formats matches them.
+ * The provider token formats (SPEC.md: The handoff, "provider token formats … taken from maintained secret-scanning
+ * rule sets"; docs/handoff.md, Token formats), as data: facts taken from gitleaks' default rule set
+ * (`config/gitleaks.toml` and the rules of `cmd/generate/config/rules/`, MIT) and secretlint's recommended preset
+ * (`@secretlint/secretlint-rule-preset-recommend` 13.1.0, MIT), each row naming its provider and the rule it comes
+ * from; a few rows of our own (`hark-memory`) where neither has the format. ./tokens matches them.
  *
- * The table is one string of JSON rows, read once on first use (`tokenFormats`): Claude Code reads and
- * checks every line of the module at every start, and 175 rows written as code cost it about twenty times
- * what the same rows cost as one string (docs/performance.md, "What each part costs").
+ * The table is one string of JSON rows, read once on first use (`tokenFormats`): Claude Code reads and checks
+ * every line of the module at every start, and rows written as code cost it about twenty times what the same
+ * rows cost as one string (docs/engine.md, "Before the worker").
  *
  * A row, one a line (a line starting with `//` is a comment; JSON.parse reads the rows as one array):
- *   ["p", provider, source, prefix or [prefixes], alphabet, min, max, {anyCase, open, shape, entropy, allow, lead: [n, alphabet]}?]
+ *   ["p", provider, source, prefix or [prefixes], alphabet, min, max, {anyCase, open, keep, shape, entropy, allow, lead: [n, alphabet]}?]
  *   ["k", provider, source, keyword or [keywords], [alphabet, min, max?, shape?], …more value forms]
  * An alphabet is written as in a character class (`A-Za-z0-9_-`) or by one of the names in ALPHABETS; a
  * shape or an allowlist is a regex literal in a string (`"/^[a-z]{2}$/i"`, backslashes doubled).
@@ -44,7 +44,7 @@ export interface PrefixedFormat {
   readonly kind: 'prefixed'
   /** The provider and the token's kind, for people. */
   readonly provider: string
-  /** Where the facts come from: `gitleaks <rule id>` or `secretlint <rule>`. */
+  /** Where the facts come from: `gitleaks <rule id>`, `secretlint <rule>` or `hark-memory (…)`. */
   readonly source: string
   /** Literal prefixes, matched case-sensitively unless `anyCase`. */
   readonly prefixes: readonly string[]
@@ -55,13 +55,15 @@ export interface PrefixedFormat {
   readonly max: number
   /** A longer run is still this token (the rule set's pattern has no end boundary): the whole run goes. */
   readonly open?: boolean
+  /** The prefix stays and only the body goes (a webhook's host and fixed path). */
+  readonly keep?: boolean
   /** The body (at most CHECK_LIMIT characters of it) must match this. */
   readonly shape?: RegExp
   /** The whole token's Shannon entropy (bits a character) must reach this (the rule set's own threshold). */
   readonly entropy?: number
   /** A token this matches stays as written (the rule set's allowlist: documentation examples). */
   readonly allow?: RegExp
-  /** The token starts this many characters before its keyword, all of this alphabet (Azure's `…8Q~…`). */
+  /** The token starts this many characters before its prefix, all of this alphabet (Azure's `…8Q~…`). */
   readonly lead?: { readonly n: number; readonly body: Alphabet }
 }
 
@@ -78,34 +80,23 @@ export interface KeywordFormat {
 
 export type TokenFormat = PrefixedFormat | KeywordFormat
 
-type Row = ['p', string, string, string | string[], string, number, number, Record<string, unknown>?] | ['k', string, string, string | string[], ...[string, number, number?, string?][]]
+type Row = ['p' | 'k', string, string, string | string[], ...unknown[]]
 
-const list = (x: string | string[]): string[] => (typeof x === 'string' ? [x] : x)
-const alphabet = (name: string): Alphabet => ALPHABETS[name] ?? name
-function regex(literal: unknown): RegExp | undefined {
-  if (typeof literal !== 'string') return undefined
-  const end = literal.lastIndexOf('/')
-  return new RegExp(literal.slice(1, end), literal.slice(end + 1))
-}
+const alphabet = (name: unknown): Alphabet => ALPHABETS[name as string] ?? (name as Alphabet)
+const regex = (literal: unknown): RegExp | undefined =>
+  typeof literal === 'string' ? new RegExp(literal.slice(1, literal.lastIndexOf('/')), literal.slice(literal.lastIndexOf('/') + 1)) : undefined
 
 /** One row of TABLE as a format. */
-function format(row: Row): TokenFormat {
-  if (row[0] === 'k') {
-    const [, provider, source, keywords, ...values] = row
-    return { kind: 'keyword', provider, source, keywords: list(keywords), values: values.map(([body, min, max = min, shape]) => ({ body: alphabet(body), min, max, ...(shape === undefined ? {} : { shape: regex(shape) as RegExp }) })) }
-  }
-  const [, provider, source, prefixes, body, min, max, more = {}] = row
-  const lead = more['lead'] as [number, string] | undefined
-  const f: Record<string, unknown> = { kind: 'prefixed', provider, source, prefixes: list(prefixes), body: alphabet(body), min, max }
-  for (const key of ['anyCase', 'open', 'entropy'] as const) if (more[key] !== undefined) f[key] = more[key]
-  for (const key of ['shape', 'allow'] as const) if (more[key] !== undefined) f[key] = regex(more[key])
-  if (lead !== undefined) f['lead'] = { n: lead[0], body: alphabet(lead[1]) }
-  return f as unknown as PrefixedFormat
+function format([kind, provider, source, keys, ...rest]: Row): TokenFormat {
+  const list = typeof keys === 'string' ? [keys] : keys
+  if (kind === 'k') return { kind: 'keyword', provider, source, keywords: list, values: (rest as [string, number, number?, string?][]).map(([body, min, max = min, shape]) => ({ body: alphabet(body), min, max, shape: regex(shape) })) }
+  const [body, min, max, { shape, allow, lead, ...flags } = {}] = rest as [string, number, number, Record<string, unknown>?]
+  return { kind: 'prefixed', provider, source, prefixes: list, body: alphabet(body), min, max, ...flags, shape: regex(shape), allow: regex(allow), lead: Array.isArray(lead) ? { n: lead[0], body: alphabet(lead[1]) } : undefined }
 }
 
 let formats: readonly TokenFormat[] | undefined
 
-/** The formats, alphabetical by provider, read from TABLE on the first call. */
+/** The formats, read from TABLE on the first call. */
 export function tokenFormats(): readonly TokenFormat[] {
   formats ??= (JSON.parse(`[${TABLE.split('\n').filter((line) => line !== '' && !line.startsWith('//')).join(',')}]`) as Row[]).map(format)
   return formats
@@ -285,6 +276,10 @@ const TABLE = String.raw`
 ["p","Vercel token","secretlint vercel",["vcp_","vci_","vca_","vcr_","vck_"],"AN",20,60]
 ["k","Yandex token or key","gitleaks yandex-access-token, yandex-api-key, yandex-aws-access-token","yandex",["WDOT",90,200,"/^t1\\.[\\w-]+=*\\.[\\w-]{86}=*$/"],["WD",39,42,"/^AQVN/"],["WD",40,40,"/^YC/"]]
 ["k","Zendesk secret key","gitleaks zendesk-secret-key","zendesk",["AN",40]]
+// Webhook URLs whose path is the secret: the host and fixed path stay, the rest goes.
+["p","Slack webhook URL","gitleaks slack-webhook-url; secretlint slack",["hooks.slack.com/services/","hooks.slack.com/workflows/","hooks.slack.com/triggers/"],"A-Za-z0-9+/_-",1,1000,{"anyCase":true,"open":true,"keep":true}]
+["p","Microsoft Teams webhook URL","gitleaks microsoft-teams-webhook","webhook.office.com/webhookb2/","A-Za-z0-9/_@-",1,1000,{"anyCase":true,"open":true,"keep":true}]
+["p","Discord webhook URL","hark-memory (Discord: /api/webhooks/)",["discord.com/api/webhooks/","discordapp.com/api/webhooks/"],"A-Za-z0-9/_-",1,1000,{"anyCase":true,"open":true,"keep":true}]
 // Kept from the earlier hand-written list: widely pasted formats with no rule in either set, each with its provider's documented prefix.
 ["p","Stripe webhook signing secret","hark-memory (Stripe docs: whsec_)","whsec_","B64",24,200,{"open":true}]
 ["p","Google OAuth client secret","hark-memory (Google: GOCSPX-)","GOCSPX-","WD",24,40,{"open":true}]

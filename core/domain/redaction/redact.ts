@@ -1,0 +1,290 @@
+/**
+ * Redaction of the agent notes and commit subjects (SPEC.md: The handoff: private keys and URL passwords,
+ * NAME=value settings whose name contains KEY, SECRET, TOKEN or PASSWORD, provider token formats and your own
+ * access key become `[redacted]`; best effort). docs/handoff.md, "How the redaction works", says the same for
+ * people.
+ *
+ * The design, in three parts:
+ *
+ * 1. **Candidates, found in one scan.** The user's own key goes first (./access-key: not a pattern, but any
+ *    12 characters of the key glued to anything). Then one pass goes over the text, left to right, and asks at
+ *    each position what could start there:
+ *    - a provider token: ./tokens turns most positions away by a character or two and looks the others up in
+ *      the table's rows (./token-table: prefixes, alphabets, lengths, keywords from gitleaks, secretlint or ours);
+ *    - a setting, at a `=`, `:=` or `:`: SETTING reads the name back (through a closing quote or `**`) and the
+ *      value forward (quoted, in backticks, a `${{ }}` reference, or a run up to its kind's stop characters); how
+ *      it is written and where it stands make its form (`setting`); `--name value` is read at its dashes;
+ *    - the other kinds, one sticky expression each (READERS): an Authorization header's credentials (its scheme
+ *      word stays), a URL's password, `Bearer <token>`, curl's `-u user:password`, a PuTTY key; and a private
+ *      key block, BEGIN to END (or its key-like lines when cut off), at `-----BEGIN`.
+ *    A candidate is a span to redact, or nothing. What goes is the union of the spans, so no candidate depends
+ *    on another having run first: a keyword token found ahead and a setting around it simply overlap.
+ * 2. **One table of verdicts.** A recognised token, key, URL password, header, Bearer or curl credential goes:
+ *    recognition is the rule. A setting goes as SETTINGS says for its form, in named facts (FACTS). Adding a
+ *    provider format is one row of ./token-table; a settings form is one row of SETTINGS and, where it reads
+ *    differently, a line of `setting`; another kind is a row of READERS.
+ * 3. **Linear time, whatever the input** (docs/handoff.md, Cleaning): the scan goes from one place where
+ *    something may start to the next (STARTS, and ./tokens' keyword prefilter), each found once; a run of value
+ *    characters is measured once and remembered (`x=y=z=…` is not re-read from each name; ./tokens `runs`), a
+ *    value is judged on a bounded head; names are read back only over name characters, which a separator ends;
+ *    the readers are sticky and bounded, or read a stretch the scan then skips (a key block up to the next BEGIN
+ *    line at most). spec/core/notes.spec.ts times every rule on 200 KB of its own hostile text.
+ *
+ * Pure and total: any input gives a string, nothing throws.
+ */
+import { REDACTED } from '../markers'
+import { redactAccessKey } from './access-key'
+import { chars, ENTROPY_LIMIT, entropyMeter, finder, runs, tokenMatcher, type Chars } from './tokens'
+
+/** A setting as its form's verdict reads it. */
+interface Setting {
+  readonly text: string
+  /** Where the name starts (or its opening quote), and where the value ends as written. */
+  readonly start: number
+  readonly end: number
+  readonly name: string
+  /** The value without its quotes or backticks. */
+  readonly value: string
+  readonly quoted: boolean
+}
+
+/**
+ * What each named fact says of a setting.
+ *   secret      the name is secret (isSecretName) and the value not one that never is (HARMLESS)
+ *   quoted      the value is in quotes
+ *   endsLine    only closing punctuation, then a comment or the line end, follows the value
+ *   credential  the value looks like a credential and the name's last word names one (X-API-Key, apiKey)
+ *   strong      the name holds KEY, SECRET, TOKEN, PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL, not only a part
+ *               such as pass, pwd or auth (`Tests pass: 48/48` is prose)
+ *   startsLine  only indentation, a list, quote or bold marker comes before the name on its line
+ *   notWord     the value holds something besides letters (`use --token to sign in` is prose)
+ */
+const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
+  secret: (c) => isSecretName(c.name) && !(c.value.length < 256 && HARMLESS.test(c.value)),
+  quoted: (c) => c.quoted,
+  endsLine: (c) => /^[\s`'".,;)\]}]*?(?:\n|#|\/\/|$)/.test(c.text.slice(c.end, c.end + 256)),
+  credential: (c) => CREDENTIAL_NAME_END.has(nameParts(c.name).at(-1) ?? '') && looksLikeCredential(c.value),
+  strong: (c) => SECRET_WORDS.test(c.name),
+  startsLine: (c) => /(?:^|\n)[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(c.text.slice(Math.max(0, c.start - 64), c.start)),
+  notWord: (c) => c.quoted || !/^\p{L}+[.,;:!?)]*$/u.test(c.value),
+}
+
+/**
+ * The verdicts: a setting's value is redacted when every condition of its form's row holds; a condition is a
+ * fact, or facts separated by spaces (any of them). The forms, as `setting` tells them apart:
+ *   plain     NAME=value, --name=value, ?token=…&, Password=…; (no space around `=`)
+ *   spaced    SECRET_KEY = '…', apiKey := "…", the api_key = 3f2a… worked
+ *   label     password: …, X-Api-Key: …, Send X-API-Key: 3f2a… with each call, **Password:** …
+ *   json      "password": …, 'client_secret': '…' (a quoted name before `:`)
+ *   quotedEq  @{ "X-API-Key" = "…" } (a quoted name before `=`)
+ *   bold      - **API key**: 3f2a… (a bold name)
+ *   code      API key: `3f2a…` (a value in backticks)
+ *   nested    a name inside another setting's value: Header: X-API-Key: 3f2a…, --from-literal=api-key=…,
+ *             WEBHOOK_URL=https://…?token=…, --set-env-vars=A=1,API_KEY=…
+ *   flag      --password hunter2, --token "…"
+ */
+const SETTINGS: Readonly<Record<string, readonly string[]>> = {
+  plain: ['secret'],
+  spaced: ['secret', 'quoted endsLine credential'],
+  label: ['secret', 'quoted endsLine credential', 'strong startsLine'],
+  json: ['secret'],
+  quotedEq: ['secret', 'quoted credential'],
+  bold: ['secret', 'quoted credential'],
+  code: ['secret', 'credential'],
+  nested: ['secret', 'credential'],
+  flag: ['secret', 'notWord'],
+}
+
+/** A setting's name is secret when it contains one of these (SPEC.md: KEY, SECRET, TOKEN, PASSWORD; plus three more). */
+const SECRET_WORDS = /key|secret|token|password|passwd|passphrase|credential/i
+/** …or when one of its parts (split at `_`, `-`, `.` and camelCase) is one of these; PWD and OLDPWD hold a directory. */
+const SECRET_PARTS = new Set(['pass', 'pwd', 'pw', 'auth', 'authorization'])
+/** Values that are never a secret: flags, nothing, placeholders, type names, a reference to another variable. */
+const HARMLESS =
+  /^(?:|true|false|yes|no|on|off|null|nil|none|undefined|value|values|val|string|str|number|int|integer|boolean|bool|object|any|unknown|\.{3}|…|x{3,}|\*{3,}|\[redacted\]|\$\w+|\$\{\w+\}|\$\{\{[^}]*\}\}|%\w+%)$/i
+/** The last word of a name that holds a credential (`X-API-Key`, `apiKey`, `X-Auth-Token`; not `tokenizer`, `secretName`). */
+const CREDENTIAL_NAME_END = new Set(['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials'])
+
+/** Whether a setting with this name holds a secret. */
+export function isSecretName(name: string): boolean {
+  const bare = name.replace(/^-+/, '')
+  return !/^(?:old)?pwd$/i.test(bare) && (SECRET_WORDS.test(bare) || (/pw|pass|auth/i.test(bare) && nameParts(bare).some((p) => SECRET_PARTS.has(p))))
+}
+
+/** A name's words, lower case: split at `_`, `-`, `.` and camelCase (`X-API-Key` → x, api, key). */
+const nameParts = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((p) => p !== '')
+
+/**
+ * Whether a value reads as a credential rather than a word, path or version: 16 or more characters of a
+ * token's alphabet (base64, base64url, hex) with a letter and a digit, at least 3 bits a character (not a
+ * placeholder such as `AAAAAAAAAAAAAAA1`), not shaped like a path (`./x`, `/x`, `~/x`, a `.ext` ending) or a
+ * version (`1.2.3-rc.4`), and at most one word of four or more letters between its separators
+ * (`node-modules-3f2a…` and `bert-base-uncased-v2` are names; `sk_live_51Hq…` is not). A value is judged on its
+ * first ENTROPY_LIMIT characters and its ending, so settings nested in one long run cost each a bounded look.
+ */
+function looksLikeCredential(value: string): boolean {
+  const head = value.slice(0, ENTROPY_LIMIT)
+  if (value.length < 16 || !/^(?=.*\d)(?=.*[A-Za-z])[\w\-.~+/=]+$/.test(head) || /^(?:\.{0,2}\/|~\/|v?\d+(?:\.\d+)+)/.test(head)) return false
+  const words = head.split(/[-._~+/=]+/).filter((part) => /^[A-Za-z]{4,}$/.test(part) && !/^[0-9A-Fa-f]+$/.test(part))
+  return !/\.[A-Za-z]{1,5}$/.test(value.slice(-6)) && entropyMeter(head)(0, head.length) >= 3 && words.length < 2
+}
+
+/** What ends an unquoted value, per kind of setting (docs/handoff.md, Secret settings): white space, and these. */
+const VALUE = {
+  eq: chars(`^\\s'"\`;&<>`, true),
+  colon: chars(`^\\s'"\`,;{}[\\]`, true),
+  nested: chars(`^\\s'"\`,;&<>{}[\\]()#`, true),
+  flag: chars(`^\\s'"\`;&|<>`, true),
+}
+const NAME = '-{0,2}[A-Za-z_][\\w.-]*'
+/**
+ * A setting's separator and, behind it, its name: `name`, `"name"`, `'name'` or `**name**`, then blanks; a name
+ * not right after a letter, digit, `_`, `.`, `$` or `-` (so `$env:` and `x.y` are no names).
+ * Groups: 1 and 2 a quoted name, 3 a plain one, 4 its bold marker, 5 the blanks before, 6 the separator, 7 after.
+ */
+const SETTING = new RegExp(`(?<=(?<![\\w.$-])(?:"(${NAME})"|'(${NAME})'|(${NAME})(\\*\\*)?)([ \\t]*))(:=|=(?!=)|:(?!//))([ \\t]*)`, 'y')
+/** A quoted value; a value in backticks, taken only when of a token's alphabet (`` `3f2a…` ``, not `` `userId` ``). */
+const QUOTED = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|`[\w\-.~+/=]{16,512}`/y
+/** A GitHub Actions expression, `${{ secrets.X }}`: a reference, kept whole (at most 200 characters inside). */
+const EXPRESSION = /\$\{\{[^}\n]{0,200}\}\}/y
+/** The closing `**` of a bold label (`**Password:** …`), after a `:`. */
+const BOLD_CLOSE = /(?:\*\*|__)[ \t]*/y
+/** `--name` and the blanks after it, before a value that is not another flag. */
+const FLAG = /(?<![\w-])(--[A-Za-z][\w.-]*)[ \t]+(?!-)/y
+/**
+ * The kinds read by one sticky expression each, at the characters they can start with: [those characters, the
+ * expression, the group that goes (it ends the match; 0: the whole match, and the scan skips it), the group
+ * that stays in front of `[redacted]` (the scheme word)].
+ */
+const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|'[^'\\n]{0,1024}'|[^\\s"'\`,]*)`
+const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
+  [
+    ':=',
+    // `Authorization: <scheme> <credentials>` (RFC 9110 §11.6.2; Proxy-Authorization too): the scheme word stays (a
+    // registered or common one, or any word of letters and hyphens before a credential with a digit); the
+    // credentials go: a token, a quoted string, or `name=value` parameters and the comma-separated ones after
+    // them (`Token token="…"`, `Credential=…, Signature=…`). They are never a secret label (`Authorization:
+    // token: …`, a setting of its own) nor a bold marker standing alone; a token starting with `-`, `_` or `*`
+    // (base64url) is one, whatever follows it.
+    new RegExp(
+      `(?<=\\bauthorization(?:\\*\\*|__)?["']?[ \\t]*)[:=](?:[ \\t]*(?:\\*\\*|__))?[ \\t]*["']?(((?:(?:[A-Za-z0-9]{1,16}-)?HMAC-SHA[0-9]{1,3}|Bearer|Basic|Token|` +
+        'Digest|Bot|Negotiate|NTLM|HOBA|Mutual|OAuth|SCRAM-SHA-1|SCRAM-SHA-256|vapid|ApiKey|Api-Key|Key|SSWS|Splunk|DeepL-Auth-Key|GoogleLogin|SharedKey|' +
+        `SharedKeyLite|Signature|JWT|MAC|Klaviyo-API-Key|Zoho-oauthtoken|GenieKey)[ \\t]+(?=[^\\s'\`])|[A-Za-z][A-Za-z-]{1,31}[ \\t]+(?=[^\\s"'\`,;]{0,256}\\d))?` +
+        `(?![A-Za-z_-]{0,64}(?:key|token|secret|pass|auth)[\\w.-]{0,64}:[ \\t]|(?:\\*\\*|__)(?:[ \\t]|$))` +
+        `(?:${AUTH_PARAM}|"[^"\\n]{1,1024}"|[^\\s"'\`,;]+)(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*)`,
+      'iy',
+    ),
+    1,
+    2,
+  ],
+  // `scheme://user:password@host`: the password goes, up to the last `@` before the host (a scheme of up to 32 characters).
+  [':', /(?<=[a-z][a-z0-9+.-]{0,31}):\/\/[^\s:/?#@"'`<>]*:([^\s/?#"'`<>]+)(?=@[^\s@]*[A-Za-z0-9\]])/iy, 1],
+  // `Bearer <token>` anywhere, when the token looks like one (16 or more characters with a digit).
+  ['B', /(?<!\w)Bearer\s+((?=[\w.~+/-]{16})[\w.~+/-]*\d[\w.~+/-]*=*)/y, 1],
+  // `curl -u user:password`: the password goes.
+  ['-', /(?<=^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']+:([^\s"']+)/y, 1],
+  // A PuTTY private key file, to its MAC line.
+  ['P', /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/y, 0],
+  // A PEM private key (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), BEGIN line to the first END line, not across
+  // another BEGIN line (so each stretch is read once); a key cut off before its END: its BEGIN and key-like lines.
+  [
+    '-',
+    /-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S])*?-----END[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----|[^\n]*(?:\n(?:[ \t]*[A-Za-z0-9+/=\\]+[ \t]*|[ \t]*(?:Proc-Type|DEK-Info|Version|Comment|Hash):[^\n]*|[ \t]*)(?=\n|$))*)/iy,
+    0,
+  ],
+]
+
+/** Where `read` looks: a setting's separator, a key block's or a flag's dashes, curl's `-u`, `Bearer`, `PuTTY`. */
+const STARTS = /[:=]|--|-u|Bearer|PuTTY/g
+
+/** The redaction alone: `text` with every secret found in it as `[redacted]`. */
+export function redactSecrets(text: string, accessKey?: string): string {
+  try {
+    return typeof text === 'string' ? scan(redactAccessKey(text, accessKey)) : ''
+  } catch {
+    return ''
+  }
+}
+
+function scan(s: string): string {
+  const spans: [number, number, string][] = []
+  let skip = 0 // the scan goes on from here: what is before it is inside a key block, a PuTTY file or a prefixed token
+  // (a keyword token's span starts ahead: what comes between its name and it is still read)
+  let cut = 0 // where the last of those ends: a name starts there at the earliest, as after `[redacted]`
+  const add = (start: number, end: number, text = REDACTED, past = false): void => {
+    spans.push([start, end, text])
+    if (past) skip = cut = Math.max(skip, end)
+  }
+  const token = tokenMatcher(s)
+  const run = runs(s)
+  // Where the last `=` and the last `:` setting's value ends: a name before that is inside it (nested).
+  const within = { eq: 0, colon: 0 }
+
+  /** The value at `v` judged as `form`'s: redacted when its verdict holds. Returns where it ends as written, or -1. */
+  const value = (v: number, set: Chars, form: (quote: string) => string, start: number, name: string): number => {
+    QUOTED.lastIndex = EXPRESSION.lastIndex = v
+    const quote = QUOTED.test(s) ? (s[v] as string) : ''
+    const end = quote !== '' ? QUOTED.lastIndex : EXPRESSION.test(s) ? EXPRESSION.lastIndex : `"'\``.includes(s[v] as string) ? v : run(set, v)
+    const [a, b] = quote === '' ? [v, end] : [v + 1, end - 1]
+    const c = { text: s, start, end, name, value: s.slice(a, b), quoted: quote === '"' || quote === "'" }
+    if (end > v && (SETTINGS[form(quote)] ?? []).every((any) => any.split(' ').some((fact) => FACTS[fact]?.(c)))) add(a, b)
+    return end > v ? end : -1
+  }
+
+  /** The setting whose separator (`=`, `:=` or `:`) is at `at`. */
+  const setting = (at: number): void => {
+    SETTING.lastIndex = at - cut
+    const [, q1, q2, plain, bold, before = '', sep = '', after = ''] = SETTING.exec(s.slice(cut)) ?? []
+    const name = q1 ?? q2 ?? plain ?? ''
+    // Where the name, or its opening quote, starts. A URL's `//user:password@` is a URL's (READERS).
+    const open = at - before.length - name.length - (plain === undefined ? 2 : (bold?.length ?? 0))
+    const layer = sep === ':' ? 'colon' : 'eq'
+    const nested = open < within[layer]
+    BOLD_CLOSE.lastIndex = SETTING.lastIndex += cut
+    if (name === '' || (sep === ':' && s.startsWith('//', open - 2))) return
+    const form = (quote: string): string =>
+      quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + after !== '' ? 'spaced' : 'plain'
+    const end = value(sep === ':' && BOLD_CLOSE.test(s) ? BOLD_CLOSE.lastIndex : SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
+    // A plain, spaced, label or JSON setting's value holds what is nested in it.
+    if (!bold && (plain !== undefined || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
+  }
+
+  /** What starts at `p`, one of STARTS: a reader's kind, a setting, a flag. */
+  const read = (p: number): void => {
+    const c = s[p] as string
+    let taken = false // by a reader: then no setting is read at this `:` or `=`
+    for (const [on, re, group, keep] of READERS) {
+      re.lastIndex = p
+      const m = on.includes(c) ? re.exec(s) : null
+      taken ||= m !== null
+      if (m !== null) add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep ?? -1] ? `${m[keep ?? -1]?.trim()} ${REDACTED}` : REDACTED, group === 0)
+    }
+    if ((c === ':' || c === '=') && !taken) setting(p)
+    FLAG.lastIndex = p
+    const flag = c === '-' ? FLAG.exec(s) : null
+    if (flag !== null) value(FLAG.lastIndex, VALUE.flag, () => 'flag', p, flag[1] as string)
+  }
+
+  // From one position where something may start to the next: one of STARTS, or a keyword the prefilter found.
+  const start = finder(STARTS, s)
+  for (let p = 0; p < s.length; p = Math.min(token.next(p), start(p))) {
+    if (start(p) === p) read(p)
+    const t = p < skip ? undefined : token(p)
+    if (t !== undefined) add(t.start, t.end, REDACTED, t.named !== true)
+    p = Math.max(p + 1, skip)
+  }
+
+  // The union of the spans, in order: a span that starts inside the one before it extends it.
+  const out: string[] = []
+  let at = 0
+  for (const [start, end, text] of spans.sort((x, y) => x[0] - y[0])) {
+    if (start >= at) out.push(s.slice(at, start), text)
+    at = Math.max(at, end)
+  }
+  return out.join('') + s.slice(at)
+}

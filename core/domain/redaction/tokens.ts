@@ -1,0 +1,244 @@
+/**
+ * Provider tokens in text (SPEC.md: The handoff, "provider token formats"; docs/handoff.md, Token formats): the
+ * formats of ./token-table, facts from gitleaks' and secretlint's rule sets; the code that matches them is ours.
+ *
+ * Two kinds of row:
+ * - a **prefixed token** (`ghp_…`, `glffct-…`, `dp.pt.…`): a fixed prefix at a word start, then a run of the
+ *   format's alphabet whose length, shape and entropy must fit;
+ * - a **keyword token** (Datadog, Twitter, …: formats with no prefix of their own): a value of the format's
+ *   alphabet and length, with a digit in it, within KEYWORD_WINDOW characters after the provider's name on the
+ *   same line (`DATADOG_API_KEY=…`, `the Datadog key 0a1b…`).
+ *
+ * `tokenMatcher(text)` answers, for a position, the token whose row's keyword is found there (./redact asks it
+ * at each position of its one scan). Linear in the text whatever it holds: no regular expression runs over the
+ * text; most positions are turned away by a character or two (no keyword starts so, or inside a word), the
+ * others look the rows up by their first three; a run of an alphabet is measured once and remembered (`runs`),
+ * so `eyJ-eyJ-eyJ-…` is not rescanned from each `eyJ`; a keyword rule looks at each character after its name at
+ * most once (`twitter-twitter-…`); shape and entropy read a bounded head of a candidate. Pure and total.
+ */
+import { CHECK_LIMIT, DIGITS, KEYWORD_WINDOW, tokenFormats, type KeywordFormat, type PrefixedFormat } from './token-table'
+
+export { CHECK_LIMIT, KEYWORD_WINDOW, tokenFormats, type KeywordFormat, type PrefixedFormat, type TokenFormat } from './token-table'
+
+/** A span of the text a rule found: [start, end); `named` for a keyword token (its span starts past its name). */
+export interface TokenSpan {
+  readonly start: number
+  readonly end: number
+  readonly provider: string
+  readonly named?: true
+}
+
+/** A set of characters: the ASCII ones by code, and (`has[128]`) whether any other one but white space belongs. */
+export interface Chars {
+  readonly id: number
+  readonly has: Uint8Array
+}
+let sets = 0
+/** The characters of a regular expression class (`A-Za-z0-9_-`, `^\s;&`), and any others when `other`. */
+export const chars = (cls: string, other = false): Chars => {
+  const re = new RegExp(`[${cls}]`)
+  return { id: sets++, has: new Uint8Array(129).map((_, c) => Number(c < 128 ? re.test(String.fromCharCode(c)) : other)) }
+}
+
+/**
+ * The end of the run of a set's characters from `p`, for one text. The last run measured is remembered per set:
+ * a run asked for from inside it, or reaching it, is answered without reading it again (`x=y=z=…`, `eyJ-eyJ-…`).
+ */
+export function runs(text: string): (set: Chars, p: number) => number {
+  const seen = new Int32Array(512).fill(-1) // [from, to) per set: far more sets than the table and settings make
+  return ({ id, has }, p) => {
+    const from = seen[id * 2] as number
+    let e = p
+    if (p >= from && p < (seen[id * 2 + 1] as number)) return seen[id * 2 + 1] as number
+    for (let c = text.charCodeAt(e); c < 128 ? has[c] === 1 : e < text.length && has[128] === 1 && !/\s/.test(text[e] as string); c = text.charCodeAt(++e)) {
+      if (e === from) {
+        e = seen[id * 2 + 1] as number
+        break
+      }
+    }
+    seen[id * 2] = p
+    seen[id * 2 + 1] = e
+    return e
+  }
+}
+
+/**
+ * The first match of a global expression at or after `p`, for one text; the last answer is remembered, so asking
+ * again from anywhere between the last look's start and its match costs nothing (the scans ask at every step).
+ */
+export function finder(re: RegExp, text: string): (p: number) => number {
+  let from = Infinity
+  let found = -1
+  return (p) => {
+    if (p < from || p > found) {
+      re.lastIndex = p
+      found = re.exec(text)?.index ?? text.length
+    }
+    from = p
+    return found
+  }
+}
+
+/** Entropy is measured on at most this much of a token (enough to tell a key from a word or a repeat). */
+export const ENTROPY_LIMIT = 64
+
+/** x·log2(x) for the counts a window can hold. */
+const X_LOG_X = Array.from({ length: ENTROPY_LIMIT + 1 }, (_, x) => (x === 0 ? 0 : x * Math.log2(x)))
+
+/**
+ * Shannon entropy, in bits a character, of windows of one text (at most ENTROPY_LIMIT characters each; every
+ * character past ASCII counts as one), kept up to date as they move: a window that starts within the last one is
+ * reached by adding and removing characters at its ends, so the windows at each `glft-` of `glft-glft-…` are not
+ * counted afresh.
+ */
+export function entropyMeter(text: string): (start: number, end: number) => number {
+  const counts = new Uint8Array(128)
+  let from = 0
+  let to = 0
+  let sum = 0 // Σ count·log2(count) over [from, to)
+  const move = (i: number, by: number): void => {
+    const c = Math.min(text.charCodeAt(i), 127)
+    sum += (X_LOG_X[(counts[c] as number) + by] as number) - (X_LOG_X[counts[c] as number] as number)
+    counts[c] = (counts[c] as number) + by
+  }
+  return (start, end) => {
+    const stop = Math.max(start, Math.min(end, start + ENTROPY_LIMIT, text.length))
+    if (start < from || start > to) while (to > from) move(--to, -1)
+    if (to === from) from = to = start
+    while (from < start) move(from++, -1)
+    while (to < stop) move(to++, 1)
+    while (to > stop) move(--to, -1)
+    // H = log2(n) - (1/n)·Σ c·log2(c); never below 0 (rounding).
+    return to > from ? Math.max(0, Math.log2(to - from) - sum / (to - from)) : 0
+  }
+}
+
+/** A row's keyword as the lookup holds it: prefixed rows carry `body` (and `lead`), keyword rows `values`. */
+interface Entry {
+  readonly keyword: string
+  /** The keyword in lower case. */
+  readonly key: string
+  readonly id: number
+  readonly f: PrefixedFormat | KeywordFormat
+  readonly body: Chars
+  readonly lead?: Chars
+  readonly values: readonly (KeywordFormat['values'][number] & { readonly set: Chars })[]
+}
+
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122)
+/** Lower case, index for index (A-Z alone when toLowerCase would change the text's length). */
+export const fold = (s: string): string => (s.toLowerCase().length === s.length ? s.toLowerCase() : s.replace(/[A-Z]+/g, (c) => c.toLowerCase()))
+
+let compiled: { readonly entries: Entry[][]; readonly prefilter: RegExp; readonly rules: number } | undefined
+/** Two characters (of a lower-case text) as an index: 0 … 16383 for ASCII, past it otherwise. */
+const pair = (s: string, i: number): number => s.charCodeAt(i) * 128 + s.charCodeAt(i + 1)
+
+/**
+ * The rows by the first two characters of their keywords (lower case), and the prefilter: one alternation of every
+ * keyword, longest first, run over the text in lower case to find where a row may start (as gitleaks does).
+ */
+function compile(): NonNullable<typeof compiled> {
+  const known = new Map<string, Chars>()
+  const set = (a: string): Chars => known.get(a) ?? (known.set(a, chars(a)).get(a) as Chars)
+  const entries: Entry[][] = []
+  let rules = 0
+  for (const f of tokenFormats()) {
+    const values = f.kind === 'keyword' ? f.values.map((v) => ({ ...v, set: set(v.body) })) : []
+    for (const keyword of f.kind === 'prefixed' ? f.prefixes : f.keywords) {
+      const entry = { keyword, key: fold(keyword), id: rules++, f, values, body: set(f.kind === 'prefixed' ? f.body : ''), lead: f.kind === 'prefixed' && f.lead ? set(f.lead.body) : undefined }
+      ;(entries[pair(entry.key, 0)] ??= []).push(entry)
+    }
+  }
+  return { entries, prefilter: new RegExp(trie(entries.flat().map((e) => e.key)), 'g'), rules }
+}
+
+/**
+ * An alternation of literal keywords written as a trie (`sk(?:-(?:ant-|proj-)|_live_)|…`), so that at a position
+ * only the branches of its own characters are tried, a longer keyword before a shorter one it starts with.
+ */
+function trie(words: readonly string[]): string {
+  const next = new Map<string, string[]>()
+  for (const w of words) if (w !== '') next.set(w.charAt(0), [...(next.get(w.charAt(0)) ?? []), w.slice(1)])
+  const branches = [...next].map(([c, rest]) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + (rest.some((r) => r !== '') ? `(?:${trie(rest)})` : ''))
+  return words.includes('') && branches.length > 0 ? `${branches.join('|')}|` : branches.join('|')
+}
+
+/** What tokenMatcher gives: the token found at a position, and the next position where one may be found. */
+export type TokenMatcher = ((p: number) => TokenSpan | undefined) & { readonly next: (p: number) => number }
+
+/**
+ * The token whose row's keyword is found at a position, for one text: `at(p)` gives its span or undefined, and
+ * `at.next(p)` the first position from `p` where the prefilter found a keyword (the text's length when none). A
+ * keyword token's span starts after its name, a token with a lead before its keyword (Azure's `…8Q~…`).
+ */
+export function tokenMatcher(text: string): TokenMatcher {
+  const { entries, prefilter, rules } = (compiled ??= compile())
+  const following = finder(prefilter, fold(text))
+  const lower = fold(text)
+  const run = runs(text)
+  const entropy = entropyMeter(text)
+  const scanned = new Int32Array(rules)
+  /** The end of the run of `set` from `q` when its length fits (and, unless `open`, a word ends it), or -1. */
+  const fits = (set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number => {
+    let end = open === true ? run(set, q) : Math.min(run(set, q), q + max + 2)
+    // A sentence's full stop after a token whose alphabet holds `.` is not part of it.
+    for (let i = 0; i < 3 && end - q > min && text[end - 1] === '.' && (end - q > max || shape !== undefined); i++) end--
+    const ok = end - q >= min && (open === true || (end - q <= max && !isAlnum(text.charCodeAt(end))))
+    return ok && shape?.test(text.slice(q, Math.min(end, q + CHECK_LIMIT))) !== false ? end : -1
+  }
+
+  const prefixed = (e: Entry, f: PrefixedFormat, at: number): TokenSpan | undefined => {
+    const start = at - (f.lead?.n ?? 0)
+    for (let i = start; i < at; i++) if (e.lead?.has[text.charCodeAt(i)] !== 1) return undefined
+    const b = at + e.keyword.length
+    // The prefix as written (unless any case will do), at a word start, then a fitting body.
+    const end = (f.anyCase === true || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
+    const ok = end >= 0 && (f.entropy === undefined || entropy(start, end) >= f.entropy) && f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT))) !== true
+    return ok ? { start: f.keep === true ? b : start, end, provider: f.provider } : undefined
+  }
+
+  const keyword = (e: Entry, at: number): TokenSpan | undefined => {
+    const limit = Math.min(text.length, at + e.keyword.length + KEYWORD_WINDOW)
+    // Each character after a name is tried once per rule, whatever the number of names before it; a line's end
+    // stops the look (the next line's name looks on from there).
+    let q = Math.max(at + e.keyword.length, scanned[e.id] as number)
+    for (scanned[e.id] = limit; q < limit; q++) {
+      if (text.charCodeAt(q) === 10) {
+        scanned[e.id] = q
+        return undefined
+      }
+      if (isAlnum(text.charCodeAt(q - 1))) continue // a value starts a word
+      for (const v of e.values) {
+        // A word is not a key: a value holds a digit (and, unless it is all digits, a letter).
+        const end = v.set.has[text.charCodeAt(q)] === 1 ? fits(v.set, q, v.min, v.max, false, v.shape) : -1
+        if (end > 0 && /\d/.test(text.slice(q, end)) && (v.body === DIGITS || /[A-Za-z]/.test(text.slice(q, end)))) return { start: q, end, provider: e.f.provider, named: true }
+      }
+    }
+    return undefined
+  }
+
+  return Object.assign((p: number) => {
+    // Only where the prefilter found a keyword, and not inside a word (a prefix starts a word or follows its
+    // lead's digit, Azure's `8Q~`; a provider's name starts a word or a camelCase part, or follows a digit).
+    if (following(p) !== p) return undefined
+    const c = text.charCodeAt(p)
+    const before = text.charCodeAt(p - 1)
+    if (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) return undefined
+    for (const e of entries[pair(lower, p)] ?? []) {
+      const span = !lower.startsWith(e.key, p) ? undefined : e.f.kind === 'keyword' ? keyword(e, p) : prefixed(e, e.f, p)
+      if (span !== undefined) return span
+    }
+    return undefined
+  }, { next: following })
+}
+
+/** The provider tokens in `text`, as spans in order, none overlapping. Linear in the text's length. */
+export function findTokens(text: string): TokenSpan[] {
+  const at = tokenMatcher(text)
+  const spans: TokenSpan[] = []
+  for (let p = at.next(0), covered = 0; p < text.length; p = at.next(Math.max(p + 1, covered))) {
+    const span = at(p)
+    if (span !== undefined && span.start >= covered) covered = spans.push(span) && span.end
+  }
+  return spans
+}
