@@ -95,6 +95,9 @@ const SETTINGS: Readonly<Record<string, readonly string[]>> = {
   flag: ['secret', 'notWord'],
 }
 
+/** SETTINGS read: per form, its conditions, each a list of facts. */
+const VERDICTS = new Map(Object.entries(SETTINGS).map(([form, row]) => [form, row.map((any) => any.split(' '))]))
+
 /** A setting's name is secret when it contains one of these (SPEC.md: KEY, SECRET, TOKEN, PASSWORD; plus three more). */
 const SECRET_WORDS = /key|secret|token|password|passwd|passphrase|credential/i
 /** …or when one of its parts (split at `_`, `-`, `.` and camelCase) is one of these; PWD and OLDPWD hold a directory. */
@@ -107,8 +110,7 @@ const CREDENTIAL_NAME_END = new Set(['key', 'apikey', 'token', 'secret', 'passwo
 
 /** Whether a setting with this name holds a secret. */
 export function isSecretName(name: string): boolean {
-  const bare = name.replace(/^-+/, '')
-  return !/^(?:old)?pwd$/i.test(bare) && (SECRET_WORDS.test(bare) || (/pw|pass|auth/i.test(bare) && nameParts(bare).some((p) => SECRET_PARTS.has(p))))
+  return !/^-*(?:old)?pwd$/i.test(name) && (SECRET_WORDS.test(name) || (/pw|pass|auth/i.test(name) && nameParts(name).some((p) => SECRET_PARTS.has(p))))
 }
 
 /** A name's words, lower case: split at `_`, `-`, `.` and camelCase (`X-API-Key` → x, api, key). */
@@ -159,10 +161,11 @@ const FLAG = /(?<![\w-])(--[A-Za-z][\w.-]*)[ \t]+(?!-)/y
 /**
  * The kinds read by one sticky expression each, at the characters they can start with: [those characters, the
  * expression, the group that goes (it ends the match; 0: the whole match, and the scan skips it), the group
- * that stays in front of `[redacted]` (the scheme word)].
+ * that stays in front of `[redacted]` (the scheme word), and what must follow the start for the expression to be
+ * tried at all].
  */
 const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|'[^'\\n]{0,1024}'|[^\\s"'\`,]*)`
-const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
+const READERS: readonly (readonly [string, RegExp, number, number?, string?])[] = [
   [
     ':=',
     // `Authorization: <scheme> <credentials>` (RFC 9110 §11.6.2; Proxy-Authorization too): the scheme word stays (a
@@ -183,7 +186,7 @@ const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
     2,
   ],
   // `scheme://user:password@host`: the password goes, up to the last `@` before the host (a scheme of up to 32 characters).
-  [':', /(?<=[a-z][a-z0-9+.-]{0,31}):\/\/[^\s:/?#@"'`<>]*:([^\s/?#"'`<>]+)(?=@[^\s@]*[A-Za-z0-9\]])/iy, 1],
+  [':', /(?<=[a-z][a-z0-9+.-]{0,31}):\/\/[^\s:/?#@"'`<>]*:([^\s/?#"'`<>]+)(?=@[^\s@]*[A-Za-z0-9\]])/iy, 1, undefined, '//'],
   // `Bearer <token>` anywhere, when the token looks like one (16 or more characters with a digit).
   ['B', /(?<!\w)Bearer\s+((?=[\w.~+/-]{16})[\w.~+/-]*\d[\w.~+/-]*=*)/y, 1],
   // `curl -u user:password`: the password goes.
@@ -199,8 +202,11 @@ const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
   ],
 ]
 
-/** Where `read` looks: a setting's separator, a key block's or a flag's dashes, curl's `-u`, `Bearer`, `PuTTY`. */
-const STARTS = /[:=]|--|-u|Bearer|PuTTY/g
+/**
+ * Where `read` looks: a setting's separator, a flag's dashes (not inside a word or a run of dashes), curl's `-u`
+ * after white space, a key block's five dashes, `Bearer`, `PuTTY`.
+ */
+const STARTS = /[:=]|(?<![\w-])--|(?<=^|\s)-u|-----|Bearer|PuTTY/g
 
 /** The redaction alone: `text` with every secret found in it as `[redacted]`. */
 export function redactSecrets(text: string, accessKey?: string): string {
@@ -232,23 +238,29 @@ function scan(s: string): string {
     const end = quote !== '' ? QUOTED.lastIndex : EXPRESSION.test(s) ? EXPRESSION.lastIndex : `"'\``.includes(s[v] as string) ? v : run(set, v)
     const [a, b] = quote === '' ? [v, end] : [v + 1, end - 1]
     const c = { text: s, start, end, name, value: s.slice(a, b), quoted: quote === '"' || quote === "'" }
-    if (end > v && (SETTINGS[form(quote)] ?? []).every((any) => any.split(' ').some((fact) => FACTS[fact]?.(c)))) add(a, b)
+    if (end > v && (VERDICTS.get(form(quote)) ?? []).every((any) => any.some((fact) => FACTS[fact]?.(c)))) add(a, b)
     return end > v ? end : -1
   }
 
   /** The setting whose separator (`=`, `:=` or `:`) is at `at`. */
   const setting = (at: number): void => {
-    SETTING.lastIndex = at - cut
-    const [, q1, q2, plain, bold, before = '', sep = '', after = ''] = SETTING.exec(s.slice(cut)) ?? []
-    const name = q1 ?? q2 ?? plain ?? ''
+    // Read from `cut` on (a string from there: its start is where a name may start at the earliest).
+    const from = at - cut < 256 ? cut : 0
+    SETTING.lastIndex = at - from
+    const m = SETTING.exec(from > 0 ? s.slice(from) : s) ?? []
+    const plain = m[3]
+    const bold = m[4]
+    const before = m[5] ?? ''
+    const sep = m[6] ?? ''
+    const name = m[1] ?? m[2] ?? plain ?? ''
     // Where the name, or its opening quote, starts. A URL's `//user:password@` is a URL's (READERS).
     const open = at - before.length - name.length - (plain === undefined ? 2 : (bold?.length ?? 0))
     const layer = sep === ':' ? 'colon' : 'eq'
     const nested = open < within[layer]
-    BOLD_CLOSE.lastIndex = SETTING.lastIndex += cut
+    BOLD_CLOSE.lastIndex = SETTING.lastIndex += from
     if (name === '' || (sep === ':' && s.startsWith('//', open - 2))) return
     const form = (quote: string): string =>
-      quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + after !== '' ? 'spaced' : 'plain'
+      quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + (m[7] ?? '') !== '' ? 'spaced' : 'plain'
     const end = value(sep === ':' && BOLD_CLOSE.test(s) ? BOLD_CLOSE.lastIndex : SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
     // A plain, spaced, label or JSON setting's value holds what is nested in it.
     if (!bold && (plain !== undefined || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
@@ -258,9 +270,9 @@ function scan(s: string): string {
   const read = (p: number): void => {
     const c = s[p] as string
     let taken = false // by a reader: then no setting is read at this `:` or `=`
-    for (const [on, re, group, keep] of READERS) {
+    for (const [on, re, group, keep, then = ''] of READERS) {
       re.lastIndex = p
-      const m = on.includes(c) ? re.exec(s) : null
+      const m = on.includes(c) && s.startsWith(then, p + 1) ? re.exec(s) : null
       taken ||= m !== null
       if (m !== null) add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep ?? -1] ? `${m[keep ?? -1]?.trim()} ${REDACTED}` : REDACTED, group === 0)
     }
