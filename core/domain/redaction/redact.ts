@@ -7,18 +7,19 @@
  * The design, in three parts:
  *
  * 1. **Candidates, found in one scan.** The user's own key goes first (./access-key: not a pattern, but any
- *    12 characters of the key glued to anything). Then one pass goes over the text, left to right, and asks at
- *    each position what could start there:
- *    - a provider token: ./tokens turns most positions away by a character or two and looks the others up in
- *      the table's rows (./token-table: prefixes, alphabets, lengths, keywords from gitleaks, secretlint or ours);
+ *    12 characters of the key glued to anything). Then one pass goes over the text, left to right, from one place
+ *    where something may start to the next, and asks what starts there:
+ *    - a provider token, where ./tokens' prefilter finds a row's prefix or provider name (./token-table:
+ *      prefixes, alphabets, lengths, keywords from gitleaks, secretlint or ours);
  *    - a setting, at a `=`, `:=` or `:`: SETTING reads the name back (through a closing quote or `**`) and the
  *      value forward (quoted, in backticks, a `${{ }}` reference, or a run up to its kind's stop characters); how
  *      it is written and where it stands make its form (`setting`); `--name value` is read at its dashes;
  *    - the other kinds, one sticky expression each (READERS): an Authorization header's credentials (its scheme
- *      word stays), a URL's password, `Bearer <token>`, curl's `-u user:password`, a PuTTY key; and a private
- *      key block, BEGIN to END (or its key-like lines when cut off), at `-----BEGIN`.
+ *      word stays), a URL's password, `Bearer <token>`, curl's `-u user:password`, a PuTTY key, a private key
+ *      block (BEGIN to END, or its key-like lines when cut off).
  *    A candidate is a span to redact, or nothing. What goes is the union of the spans, so no candidate depends
- *    on another having run first: a keyword token found ahead and a setting around it simply overlap.
+ *    on another having run first: a keyword token found ahead and a setting around it simply overlap. What is
+ *    inside a key block, a PuTTY file or a prefixed token is not looked at again.
  * 2. **One table of verdicts.** A recognised token, key, URL password, header, Bearer or curl credential goes:
  *    recognition is the rule. A setting goes as SETTINGS says for its form, in named facts (FACTS). Adding a
  *    provider format is one row of ./token-table; a settings form is one row of SETTINGS and, where it reads

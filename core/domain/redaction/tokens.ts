@@ -9,12 +9,15 @@
  *   alphabet and length, with a digit in it, within KEYWORD_WINDOW characters after the provider's name on the
  *   same line (`DATADOG_API_KEY=…`, `the Datadog key 0a1b…`).
  *
- * `tokenMatcher(text)` answers, for a position, the token whose row's keyword is found there (./redact asks it
- * at each position of its one scan). Linear in the text whatever it holds: no regular expression runs over the
- * text; most positions are turned away by a character or two (no keyword starts so, or inside a word), the
- * others look the rows up by their first three; a run of an alphabet is measured once and remembered (`runs`),
- * so `eyJ-eyJ-eyJ-…` is not rescanned from each `eyJ`; a keyword rule looks at each character after its name at
- * most once (`twitter-twitter-…`); shape and entropy read a bounded head of a candidate. Pure and total.
+ * `tokenMatcher(text)` answers, for a position, the token whose row's keyword is found there, and where the next
+ * keyword is (./redact's one scan goes from one such place to the next). Linear in the text whatever it holds:
+ * the only expression run over the text is the keyword prefilter, as gitleaks does (one alternation of every
+ * row's keyword, written as a trie, over the text in lower case; each look remembered, `finder`); a keyword
+ * inside a word is turned away; a run of an alphabet is measured once and remembered (`runs`), so `eyJ-eyJ-…` is
+ * not rescanned from each `eyJ`; a keyword rule looks at each character after its name at most once
+ * (`twitter-twitter-…`); entropy is kept up to date over windows that move (`entropyMeter`, `glft-glft-…`);
+ * shapes read at most CHECK_LIMIT characters of a candidate. No rule's own expression runs over the text. Pure
+ * and total.
  */
 import { CHECK_LIMIT, DIGITS, KEYWORD_WINDOW, tokenFormats, type KeywordFormat, type PrefixedFormat } from './token-table'
 
@@ -135,7 +138,7 @@ const pair = (s: string, i: number): number => s.charCodeAt(i) * 128 + s.charCod
 
 /**
  * The rows by the first two characters of their keywords (lower case), and the prefilter: one alternation of every
- * keyword, longest first, run over the text in lower case to find where a row may start (as gitleaks does).
+ * keyword (a trie), run over the text in lower case to find where a row may start.
  */
 function compile(): NonNullable<typeof compiled> {
   const known = new Map<string, Chars>()
