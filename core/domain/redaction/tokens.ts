@@ -176,8 +176,8 @@ export type TokenMatcher = ((p: number) => TokenSpan | undefined) & { readonly n
  */
 export function tokenMatcher(text: string): TokenMatcher {
   const { entries, prefilter, rules } = (compiled ??= compile())
-  const following = finder(prefilter, fold(text))
   const lower = fold(text)
+  const following = finder(prefilter, lower)
   const run = runs(text)
   const entropy = entropyMeter(text)
   const scanned = new Int32Array(rules)
