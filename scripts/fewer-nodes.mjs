@@ -18,28 +18,28 @@ function* nodes(tree) {
   }
 }
 
-const isUndefined = (n) => n?.type === 'Identifier' && n.name === 'undefined'
-/** Whether `node` binds or assigns the name `undefined` (patterns are not looked into: nothing here destructures to it). */
-const declaresUndefined = (node) =>
-  isUndefined(node.id) ||
-  (node.params ?? []).some(isUndefined) ||
-  isUndefined(node.param) ||
-  (node.type === 'AssignmentExpression' && isUndefined(node.left)) ||
-  (node.type.startsWith('Import') && isUndefined(node.local))
-
 const WORDS = { 'void 0': 'undefined', '!0': 'true', '!1': 'false' }
 const wordChar = /[\w$]/
 
 /**
  * `text` (an ES module) with `!0`, `!1` and `void 0` written as `true`, `false` and `undefined`. Throws when
- * anything in it declares or assigns a name `undefined` (then the word would not mean the value).
+ * the name `undefined` stands anywhere but as a property's name (`a.undefined`, `{ undefined: 1 }`): a
+ * binding of it would make the word mean something else, and esbuild writes every read of it as `void 0`.
+ * A `void 0` right after `delete` stays (`delete undefined` is a syntax error in a module).
  */
 export function wordsForLiterals(text, file) {
   const tree = parse(text, { ecmaVersion: 'latest', sourceType: 'module' })
+  const all = [...nodes(tree)]
+  const names = new Set()
+  for (const node of all) {
+    if (node.type === 'MemberExpression' && !node.computed) names.add(node.property)
+    if ((node.type === 'Property' || node.type.endsWith('Definition')) && !node.computed && !node.shorthand) names.add(node.key)
+  }
   const edits = []
-  for (const node of nodes(tree)) {
-    if (declaresUndefined(node)) throw new Error(`${file}: declares or assigns \`undefined\` at ${node.start}; it cannot say undefined for void 0`)
+  for (const node of all) {
+    if (node.type === 'Identifier' && node.name === 'undefined' && !names.has(node)) throw new Error(`${file}: names \`undefined\` at ${node.start}; it cannot say undefined for void 0`)
     if (node.type !== 'UnaryExpression' || node.argument.type !== 'Literal') continue
+    if (node.operator === 'void' && /\bdelete\s*$/.test(text.slice(Math.max(0, node.start - 12), node.start))) continue
     const word = WORDS[`${node.operator === 'void' ? 'void ' : node.operator}${node.argument.raw}`]
     if (word === undefined) continue
     const before = wordChar.test(text[node.start - 1] ?? '') ? ' ' : ''
@@ -52,5 +52,7 @@ export function wordsForLiterals(text, file) {
     out += text.slice(at, start) + by
     at = end
   }
-  return out + text.slice(at)
+  out += text.slice(at)
+  parse(out, { ecmaVersion: 'latest', sourceType: 'module' }) // throws if a rewrite broke the syntax
+  return out
 }

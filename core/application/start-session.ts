@@ -301,14 +301,16 @@ export class StartSession {
 
   /**
    * SPEC.md, Setup 1: `.hark/project` or `.hark`, in the session's folder, then each parent; the nearest
-   * that names a project wins. Every candidate is read at once: each read is a round trip to the engine,
-   * and a folder ten levels deep that holds no project (most folders Claude Code starts in) has twenty.
+   * that names a project wins. Every candidate is asked for at once (each read is a round trip to the engine,
+   * and a folder ten levels deep that holds no project, like most folders Claude Code starts in, has twenty),
+   * and the answers are taken nearest first: the start goes on once the nearest project file and every
+   * nearer place have answered, whatever a slower folder further up (a network mount) still does.
    */
   private async findProject(cwd: string, rules: PathRules): Promise<ProjectRef | undefined> {
     const candidates = projectFileCandidates(cwd, rules)
-    const texts = await Promise.all(candidates.map((candidate) => this.files.readText(candidate.path)))
+    const reads = candidates.map((candidate) => this.files.readText(candidate.path))
     for (const [i, candidate] of candidates.entries()) {
-      const text = texts[i]
+      const text = await reads[i]
       if (text === undefined) continue
       const venture = parseProjectFile(candidate.kind, text)
       if (venture !== undefined) return projectRef(candidate, venture)

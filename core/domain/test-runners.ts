@@ -5,10 +5,12 @@
  * of a command line; a line the command runs (`sh -c '…'`) comes back as `inner`, for test-runs.ts to read
  * in turn. Pure.
  *
- * A run is named as the command line spells it: the command's name (its last path part, lower case,
- * without `.exe`, `.cmd` or a script extension) and the words that pick the run, without flags and their
- * values (`npm test`, `npm run test:unit`, `bun test`, `bun run test`, `cargo t`, `gradlew test`). A
- * wrapper (`npx`, `env`, `uv run`, `sudo`, …) is not part of the name: `npx vitest run` is `vitest`.
+ * A run is named by the program and what it runs, as the command line spells them, without flags, their
+ * values or a wrapper (`npx vitest run` is `vitest`), and with one name for the spellings that run the same
+ * thing, so a run that failed and then passed is one runner's: a program's aliases (`npm t`, `cargo t`) and
+ * wrapper scripts (`./gradlew`, `./mvnw`) say the program's own words (`npm test`, `gradle test`); a package's
+ * script is `<pm> test` or `<pm> run <script>` however it was started. A package manager's own runner and a
+ * package script are two names: `bun test` is Bun's runner, `bun run test` the package's `test` script.
  *
  * The table is a string of JSON read on first use: Claude Code reads and checks every line of the module
  * at every start, and a table written as code costs it far more than the same table as one string
@@ -28,10 +30,15 @@ export interface Found {
  * isTestScriptName) and `"/regex/"` entries (the run is named by the first group, or the whole match).
  */
 interface Rule {
+  /** The program's own name in the run's name, when it differs from the command's (`gradlew` is `gradle`). */
+  readonly as?: string
   /** A reader of its own (READERS: `pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`); else `runner`, or `wrapper` with `wrap`. */
   readonly is?: string
-  /** The first word that is not a flag picks: `1`, the run is that word; a rule, read on from there. */
-  readonly sub?: Readonly<Record<string, 1 | Rule>>
+  /**
+   * The first word that is not a flag picks: `1`, the run is named by that word; a word, by that word (an
+   * alias: `"t": "test"`); `0`, by the program alone; a rule, read on from there.
+   */
+  readonly sub?: Readonly<Record<string, 0 | 1 | string | Rule>>
   /** Any word (not a flag, not `NAME=value`) in this list is the run (a build tool's targets). */
   readonly any?: readonly string[]
   /** Only the first such word may be. */
@@ -83,39 +90,39 @@ const FLAG_SETS: Readonly<Record<string, readonly string[]>> = {
  * runners by their own name; by a subcommand; by a target; readers of their own; wrappers.
  */
 const RULES_JSON = String.raw`{
-"jest":1, "mocha":1, "ava":1, "tap":1, "tape":1, "jasmine":1, "uvu":1, "qunit":1, "cucumber":1, "cucumber-js":1,
-"web-test-runner":1, "wtr":1, "elm-test":1, "pytest":1, "py.test":1, "tox":1, "nox":1, "nose2":1, "behave":1,
+"jest":1, "mocha":1, "ava":1, "tap":1, "tape":1, "jasmine":1, "uvu":1, "qunit":1, "cucumber":1, "cucumber-js":{"as":"cucumber"},
+"web-test-runner":1, "wtr":{"as":"web-test-runner"}, "elm-test":1, "pytest":1, "py.test":{"as":"pytest"}, "tox":1, "nox":1, "nose2":1, "behave":1,
 "gotestsum":1, "rspec":1, "phpunit":1, "pest":1, "paratest":1, "ctest":1, "busted":1, "prove":1, "bats":1, "shellspec":1,
 "vitest":{"unless":["bench","init","list"]},
 "ginkgo":{"unless":["bootstrap","generate","build","labels","outline","unfocus","version","help","config","install","repl"]},
 "wdio":{"unless":["bootstrap","generate","build","labels","outline","unfocus","version","help","config","install","repl"]},
 
 "go":{"sub":{"test":1}}, "deno":{"sub":{"test":1,"task":{"first":["script"]}}}, "swift":{"sub":{"test":1}}, "mix":{"sub":{"test":1}},
-"dotnet":{"sub":{"test":1,"vstest":1}}, "rebar3":{"sub":{"eunit":1,"ct":1}}, "stack":{"sub":{"test":1}},
-"cabal":{"sub":{"test":1,"v2-test":1,"new-test":1}}, "dart":{"sub":{"test":1}}, "flutter":{"sub":{"test":1}},
-"meson":{"sub":{"test":1}}, "ninja":{"sub":{"test":1,"check":1}}, "bazel":{"sub":{"test":1,"coverage":1}},
-"bazelisk":{"sub":{"test":1,"coverage":1}}, "buck":{"sub":{"test":1}}, "buck2":{"sub":{"test":1}}, "pants":{"sub":{"test":1}},
-"playwright":{"sub":{"test":1}}, "cypress":{"sub":{"run":1}}, "karma":{"sub":{"start":1,"run":1}},
-"ng":{"sub":{"test":1,"t":1,"e2e":1}}, "react-scripts":{"sub":{"test":1}}, "hardhat":{"sub":{"test":1}},
+"dotnet":{"sub":{"test":1,"vstest":"test"}}, "rebar3":{"sub":{"eunit":1,"ct":1}}, "stack":{"sub":{"test":1}},
+"cabal":{"sub":{"test":1,"v2-test":"test","new-test":"test"}}, "dart":{"sub":{"test":1}}, "flutter":{"sub":{"test":1}},
+"meson":{"sub":{"test":1}}, "ninja":{"sub":{"test":1,"check":1}}, "bazel":{"sub":{"test":1,"coverage":"test"}},
+"bazelisk":{"as":"bazel","sub":{"test":1,"coverage":"test"}}, "buck":{"sub":{"test":1}}, "buck2":{"as":"buck","sub":{"test":1}}, "pants":{"sub":{"test":1}},
+"playwright":{"sub":{"test":1}}, "cypress":{"sub":{"run":1}}, "karma":{"sub":{"start":0,"run":0}},
+"ng":{"sub":{"test":1,"t":"test","e2e":1}}, "react-scripts":{"sub":{"test":1}}, "hardhat":{"sub":{"test":1}},
 "forge":{"sub":{"test":1}}, "truffle":{"sub":{"test":1}}, "lein":{"sub":{"test":1}}, "nimble":{"sub":{"test":1}},
-"crystal":{"sub":{"spec":1}}, "dune":{"sub":{"test":1,"runtest":1}}, "gleam":{"sub":{"test":1}}, "scala-cli":{"sub":{"test":1}},
+"crystal":{"sub":{"spec":1}}, "dune":{"sub":{"test":1,"runtest":"test"}}, "gleam":{"sub":{"test":1}}, "scala-cli":{"sub":{"test":1}},
 "terraform":{"sub":{"test":1}}, "tofu":{"sub":{"test":1}}, "codecept":{"sub":{"run":1}}, "artisan":{"sub":{"test":1}},
-"rails":{"sub":{"test":1,"t":1,"test:system":1,"spec":1}}, "manage.py":{"sub":{"test":1}},
-"cargo":{"drop":"+","wrap":["--manifest-path","-Z","--color","--config","-C"],"is":"runner","sub":{"test":1,"t":1,"nextest":{"sub":{"run":1,"r":1}}}},
+"rails":{"sub":{"test":1,"t":"test","test:system":"test","spec":1}}, "manage.py":{"sub":{"test":1}},
+"cargo":{"drop":"+","wrap":["--manifest-path","-Z","--color","--config","-C"],"is":"runner","sub":{"test":1,"t":"test","nextest":{"sub":{"run":0,"r":0}}}},
 "zig":{"sub":{"test":1,"build":{"any":["script"]}}},
-"composer":{"sub":{"run":{"first":["script"]},"run-script":{"first":["script"]}},"first":["script"]},
-"turbo":{"sub":{"run":{"any":["script"]}},"any":["script"]}, "lerna":{"sub":{"run":{"any":["script"]}}},
+"composer":{"sub":{"run":{"as":"composer","first":["script"]},"run-script":{"as":"composer","first":["script"]}},"first":["script"]},
+"turbo":{"sub":{"run":{"as":"turbo","any":["script"]}},"any":["script"]}, "lerna":{"sub":{"run":{"any":["script"]}}},
 "vue-cli-service":{"first":["script"]},
 
-"mvn":{"any":["test","verify","integration-test","surefire:test","failsafe:integration-test"]},
-"mvnw":{"any":["test","verify","integration-test","surefire:test","failsafe:integration-test"]},
-"mvnd":{"any":["test","verify","integration-test","surefire:test","failsafe:integration-test"]},
+"mvn":{"any":["test","verify","integration-test","/^surefire:(test)$/","/^failsafe:(integration-test)$/"]},
+"mvnw":{"as":"mvn","any":["test","verify","integration-test","/^surefire:(test)$/","/^failsafe:(integration-test)$/"]},
+"mvnd":{"as":"mvn","any":["test","verify","integration-test","/^surefire:(test)$/","/^failsafe:(integration-test)$/"]},
 "gradle":{"any":["test","check","/^test[A-Z]\\w*$/","/^\\w*[a-z]Test$/"],"last":":","exclude":["-x","--exclude-task"]},
-"gradlew":{"any":["test","check","/^test[A-Z]\\w*$/","/^\\w*[a-z]Test$/"],"last":":","exclude":["-x","--exclude-task"]},
-"sbt":{"any":["/^(?:[\\w-]+\\/)?(?:[\\w-]+:)?(test(?:Only|Quick)?)(?:\\s|$)/"]},
-"make":{"any":["script","check"]}, "gmake":{"any":["script","check"]}, "just":{"first":["script","check"]}, "task":{"first":["script","check"]},
+"gradlew":{"as":"gradle","any":["test","check","/^test[A-Z]\\w*$/","/^\\w*[a-z]Test$/"],"last":":","exclude":["-x","--exclude-task"]},
+"sbt":{"any":["/^(?:[\\w-]+\\/)?(?:[\\w-]+:)?(test)(?:Only|Quick)?(?:\\s|$)/"]},
+"make":{"any":["script","check"]}, "gmake":{"as":"make","any":["script","check"]}, "just":{"first":["script","check"]}, "task":{"first":["script","check"]},
 "rake":{"any":["/^(test|spec)(?::[\\w:]+)?$/"]},
-"xcodebuild":{"any":["test","test-without-building"],"booleans":["-quiet","-verbose","-json","-allowProvisioningUpdates","-parallelizeTargets"]},
+"xcodebuild":{"any":["test","/^(test)-without-building$/"],"booleans":["-quiet","-verbose","-json","-allowProvisioningUpdates","-parallelizeTargets"]},
 
 "npm":{"is":"pm"}, "pnpm":{"is":"pm"}, "yarn":{"is":"pm"}, "bun":{"is":"pm"},
 "python":{"is":"python"}, "coverage":{"is":"coverage"}, "node":{"is":"node"}, "tsx":{"is":"node"},
@@ -145,10 +152,13 @@ const RULES_JSON = String.raw`{
 let rules: Readonly<Record<string, 1 | Rule>> | undefined
 const PYTHON = /^(?:python[0-9.]*|py|pypy[0-9.]*)$/
 
+/** A table's own entry for `key` (never one Object.prototype has: `__proto__`, `toString`). */
+const own = <T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined => (table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined)
+
 /** The rule for a command name (RULES_JSON is read on the first call). */
 function ruleOf(name: string): Rule | undefined {
   rules ??= JSON.parse(RULES_JSON) as Record<string, 1 | Rule>
-  const rule = rules[PYTHON.test(name) ? 'python' : name]
+  const rule = own(rules, PYTHON.test(name) ? 'python' : name)
   return rule === 1 ? {} : rule
 }
 
@@ -235,10 +245,10 @@ export function identify(words: readonly string[], depth: number): Found {
   if (head === undefined) return NONE
   const name = commandName(head)
   const rule = ruleOf(name)
-  if (rule === undefined) return testScript(head)
   const args = words.slice(k + 1)
+  if (rule === undefined) return hasMetaFlag(args) ? NONE : testScript(head)
   const reader = rule.is ?? (rule.wrap === undefined ? 'runner' : 'wrapper')
-  return READERS[reader]?.(name, rule, args, depth) ?? NONE
+  return own(READERS, reader)?.(rule.as ?? name, rule, args, depth) ?? NONE
 }
 
 type Reader = (name: string, rule: Rule, args: readonly string[], depth: number) => Found
@@ -294,7 +304,7 @@ const READERS: Readonly<Record<string, Reader>> = {
   /** `poetry run pytest`, `uv run pytest`, `hatch test`, `pdm run test` (a task of its own). */
   env: (name, rule, args, depth) => {
     const rest = args[0] === rule.through ? args.slice(1) : args
-    if (rule.sub !== undefined && rule.sub[rest[0] ?? ''] !== undefined) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${rest[0]}` }
+    if (own(rule.sub, rest[0] ?? '') !== undefined) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${rest[0]}` }
     if (!(rule.after ?? ['run']).includes(rest[0] ?? '')) return NONE
     const candidates = wrapped(rest.slice(1), flagsOf(['@UV', '-n', '--name', '--prefix', '-e', '--environment']))
     const f = identifyAny(candidates, depth)
@@ -308,9 +318,10 @@ const READERS: Readonly<Record<string, Reader>> = {
 function runner(spelled: string, rule: Rule, args: readonly string[], depth: number): Found {
   if (rule.sub !== undefined) {
     for (const { sub, rest } of subcommands(args, flagsOf(rule.wrap))) {
-      const next = rule.sub[sub]
-      if (next === 1) return { runner: `${spelled} ${sub}` }
-      if (next !== undefined) return runner(`${spelled} ${sub}`, next, rest, depth)
+      const next = own(rule.sub, sub)
+      if (next === 0) return { runner: spelled }
+      if (next === 1 || typeof next === 'string') return { runner: `${spelled} ${next === 1 ? sub : next}` }
+      if (next !== undefined) return runner(next.as ?? `${spelled} ${sub}`, next, rest, depth)
     }
     if (rule.any === undefined && rule.first === undefined) return NONE
   }
@@ -335,13 +346,14 @@ function packageManager(pm: string, args: readonly string[], depth: number): Fou
   const globals = flagsOf(['@PM'])
   for (const { sub, rest } of subcommands(args, globals)) {
     const s = sub.toLowerCase()
+    // `<pm> test` runs the package's test script, but for bun, whose own runner it is.
     if (['test', 't', 'tst'].includes(s) || (pm === 'npm' && ['it', 'cit', 'install-test', 'install-ci-test', 'clean-install-test'].includes(s))) {
-      return hasMetaFlag(rest.filter((a) => a !== '--')) ? NONE : { runner: `${pm} ${sub}` }
+      return hasMetaFlag(rest.filter((a) => a !== '--')) ? NONE : { runner: `${pm} test` }
     }
     if (s === 'run' || s === 'run-script') {
       const script = wrapped(rest, globals)[0]
       if (script?.[0] === undefined) return NONE
-      if (isTestScriptName(script[0])) return { runner: `${pm} ${sub} ${script[0]}` }
+      if (isTestScriptName(script[0])) return { runner: script[0] === 'test' && pm !== 'bun' ? `${pm} test` : `${pm} run ${script[0]}` }
       return pm === 'bun' ? identifyAny([script], depth) : NONE
     }
     if (['exec', 'x', 'dlx'].includes(s)) return identifyAny(wrapped(rest, flagsOf(['@NPX'])), depth)
@@ -349,7 +361,7 @@ function packageManager(pm: string, args: readonly string[], depth: number): Fou
     if (pm === 'yarn' && s === 'workspaces') return identifyAny([['yarn', ...(wrapped(rest.slice(1))[0] ?? [])]], depth)
     if (pm !== 'npm') {
       // pnpm, yarn and bun run a package script or a binary by its bare name.
-      if (isTestScriptName(sub)) return { runner: `${pm} ${sub}` }
+      if (isTestScriptName(sub)) return { runner: `${pm} run ${sub}` }
       const f = identify([sub, ...rest], depth + 1)
       if (f.runner !== undefined) return f
     }
@@ -367,7 +379,8 @@ function python(args: readonly string[], depth: number): Found {
       if (hasMetaFlag(rest)) return NONE
       if (module === 'coverage') return coverage(rest, depth)
       if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
-      return ['pytest', 'py.test', 'unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module } : NONE
+      if (module === 'pytest' || module === 'py.test') return { runner: 'pytest' }
+      return ['unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module } : NONE
     }
     if (a === '-c') return NONE
     if (/^-m./.test(a)) return python(['-m', a.slice(2), ...args.slice(i + 1)], depth)

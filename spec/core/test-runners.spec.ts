@@ -3,34 +3,34 @@ import { isTestScriptName } from '../../core/domain/test-runners'
 import { detectTestRunner, isPipedOrBackground, testCommandsOf } from '../../core/domain/test-runs'
 
 /**
- * [command line, the runner's name as the handoff shows it]: the command as the line spells it (its name
- * and the words that pick the run, no flags, no wrapper), so `bun test` (Bun's own runner) and
- * `bun run test` (the package's script) are two names.
+ * [command line, the runner's name as the handoff shows it]: the program and what it runs, one name for the
+ * spellings of one run (aliases, wrapper scripts, `npm test` and `npm run test`), two for a package
+ * manager's own runner and a package's script (`bun test`, `bun run test`).
  */
 const RUNNERS: readonly (readonly [string, string])[] = [
   // JavaScript package managers
   ['npm test', 'npm test'],
-  ['npm t', 'npm t'],
-  ['npm tst', 'npm tst'],
-  ['npm run test', 'npm run test'],
-  ['npm run-script test', 'npm run-script test'],
+  ['npm t', 'npm test'],
+  ['npm tst', 'npm test'],
+  ['npm run test', 'npm test'],
+  ['npm run-script test', 'npm test'],
   ['npm test -- --coverage', 'npm test'],
-  ['npm run test -- -t "login flow"', 'npm run test'],
+  ['npm run test -- -t "login flow"', 'npm test'],
   ['npm --silent test', 'npm test'],
   ['npm --prefix web test', 'npm test'],
   ['npm -w packages/api test', 'npm test'],
-  ['npm cit', 'npm cit'],
+  ['npm cit', 'npm test'],
   ['npm run test:unit', 'npm run test:unit'],
   ['npm run e2e', 'npm run e2e'],
   ['npm run unit-test', 'npm run unit-test'],
   ['pnpm test', 'pnpm test'],
   ['pnpm -r test', 'pnpm test'],
   ['pnpm --filter web test', 'pnpm test'],
-  ['pnpm test:e2e', 'pnpm test:e2e'],
+  ['pnpm test:e2e', 'pnpm run test:e2e'],
   ['pnpm vitest run', 'vitest'],
   ['yarn test', 'yarn test'],
-  ['yarn run test', 'yarn run test'],
-  ['yarn test:unit', 'yarn test:unit'],
+  ['yarn run test', 'yarn test'],
+  ['yarn test:unit', 'yarn run test:unit'],
   ['yarn workspace @acme/api test', 'yarn test'],
   ['yarn jest --ci', 'jest'],
   ['bun test', 'bun test'],
@@ -53,14 +53,14 @@ const RUNNERS: readonly (readonly [string, string])[] = [
   ['npx mocha "test/**/*.spec.js"', 'mocha'],
   ['npx ava', 'ava'],
   ['tap test/*.js', 'tap'],
-  ['npx karma start --single-run', 'karma start'],
+  ['npx karma start --single-run', 'karma'],
   ['npx playwright test', 'playwright test'],
   ['playwright test --project=chromium', 'playwright test'],
   ['npx cypress run', 'cypress run'],
   ['npx ng test --watch=false', 'ng test'],
   ['npx nx test api', 'nx test'],
   ['npx nx run-many -t test', 'nx test'],
-  ['npx turbo run test', 'turbo run test'],
+  ['npx turbo run test', 'turbo test'],
   ['node --test', 'node --test'],
   ['node --test test/', 'node --test'],
   ['deno test --allow-read', 'deno test'],
@@ -71,7 +71,7 @@ const RUNNERS: readonly (readonly [string, string])[] = [
   // Python
   ['pytest', 'pytest'],
   ['pytest -x tests/test_api.py::test_login', 'pytest'],
-  ['py.test', 'py.test'],
+  ['py.test', 'pytest'],
   ['python -m pytest -x', 'pytest'],
   ['python3 -m pytest', 'pytest'],
   ['python3.12 -W error -m pytest', 'pytest'],
@@ -100,22 +100,22 @@ const RUNNERS: readonly (readonly [string, string])[] = [
   ['cargo test', 'cargo test'],
   ['cargo test --workspace -- --nocapture', 'cargo test'],
   ['cargo +nightly test', 'cargo test'],
-  ['cargo t', 'cargo t'],
-  ['cargo nextest run', 'cargo nextest run'],
+  ['cargo t', 'cargo test'],
+  ['cargo nextest run', 'cargo nextest'],
   ['dotnet test', 'dotnet test'],
   ['dotnet test --filter Category=Unit', 'dotnet test'],
   ['mvn test', 'mvn test'],
   ['mvn -q -pl core test', 'mvn test'],
   ['mvn clean verify', 'mvn verify'],
-  ['./mvnw test', 'mvnw test'],
+  ['./mvnw test', 'mvn test'],
   ['gradle test', 'gradle test'],
-  ['./gradlew test', 'gradlew test'],
-  ['./gradlew :app:test --tests "*LoginTest"', 'gradlew test'],
-  ['./gradlew check', 'gradlew check'],
-  ['gradlew.bat test', 'gradlew test'],
-  ['./gradlew connectedAndroidTest', 'gradlew connectedAndroidTest'],
+  ['./gradlew test', 'gradle test'],
+  ['./gradlew :app:test --tests "*LoginTest"', 'gradle test'],
+  ['./gradlew check', 'gradle check'],
+  ['gradlew.bat test', 'gradle test'],
+  ['./gradlew connectedAndroidTest', 'gradle connectedAndroidTest'],
   ['sbt test', 'sbt test'],
-  ['sbt "testOnly com.acme.LoginSpec"', 'sbt testOnly'],
+  ['sbt "testOnly com.acme.LoginSpec"', 'sbt test'],
   ['lein test', 'lein test'],
   // Ruby, PHP, Elixir, others
   ['rspec', 'rspec'],
@@ -301,21 +301,43 @@ describe('detectTestRunner', () => {
   })
 })
 
-describe('a run is named as the command line spells it', () => {
+describe('how a run is named', () => {
   test.each([
     ['bun test', 'bun run test'], // Bun's own runner, and the package's test script
-    ['npm test', 'npm run test'],
-    ['deno test', 'deno task test'],
-    ['cargo test', 'cargo t'],
-    ['gradle test', './gradlew test'],
+    ['deno test', 'deno task test'], // Deno's own runner, and the project's task
+    ['npm test', 'npm run test:unit'],
   ])('%j and %j are two names', (a, b) => {
     expect([detectTestRunner(a), detectTestRunner(b)]).toEqual([expect.any(String), expect.any(String)])
     expect(detectTestRunner(a)).not.toBe(detectTestRunner(b))
   })
 
+  test.each([
+    ['npm test', ['npm t', 'npm tst', 'npm run test', 'npm run-script test', 'npm TEST', 'npm Run test']],
+    ['pnpm run test:e2e', ['pnpm test:e2e', 'pnpm run test:e2e']],
+    ['cargo test', ['cargo t', 'cargo +nightly test']],
+    ['gradle test', ['./gradlew test', 'gradlew.bat test', 'gradle :app:test']],
+    ['mvn test', ['./mvnw test', 'mvn surefire:test']],
+    ['pytest', ['py.test', 'python -m pytest', 'python -m py.test']],
+  ] as const)('one name, %j, for the spellings of one run', (name, lines) => {
+    for (const line of lines) expect([line, detectTestRunner(line)]).toEqual([line, name])
+  })
+
+  test('a run that failed and then passed under another spelling is one runner in the handoff', () => {
+    expect(new Set(['npm test', 'npm run test', 'npm t'].map(detectTestRunner)).size).toBe(1)
+  })
+
   test('flags, their values and wrappers are not part of the name', () => {
     for (const line of ['npm --silent --prefix web test', 'npx --yes npm test', 'env CI=1 npm test', 'sudo -u app npm test -- --coverage']) expect(detectTestRunner(line)).toBe('npm test')
     for (const line of ['npx vitest run', 'pnpm exec vitest', './node_modules/.bin/vitest --run', 'uv run vitest']) expect(detectTestRunner(line)).toBe('vitest')
+  })
+
+  test('a name Object.prototype has is no command and no subcommand', () => {
+    for (const line of ['__proto__', 'constructor', 'toString', 'go toString', 'cargo valueOf', 'hatch constructor', 'rails __proto__', 'npm __proto__']) expect([line, detectTestRunner(line)]).toEqual([line, undefined])
+  })
+
+  test("a project's own test script asked about itself is no run", () => {
+    for (const line of ['./run_tests.sh --help', './scripts/test --dry-run', 'sh -c "./run_tests.sh --help"', './run_tests.sh --version']) expect([line, detectTestRunner(line)]).toEqual([line, undefined])
+    expect(detectTestRunner('./run_tests.sh --fast')).toBe('run_tests.sh')
   })
 })
 

@@ -24,10 +24,13 @@ import { GUARD_LIMITS } from './limits'
  */
 export type GlobCompiler = (name: Name) => (text: string) => boolean
 
-/** The plugin's name matcher: the name's regex, anchored, ignoring case as the folded text does. */
+/**
+ * The plugin's name matcher: the name's regex, anchored, ignoring case as the folded text does; and, as
+ * picomatch does, a name spelled exactly as the glob's own text (a folder named `[a-z]`).
+ */
 export const compileName: GlobCompiler = (name) => {
   const re = new RegExp(`^${name.regex}$`, 'i')
-  return (text) => re.test(text)
+  return (text) => text === name.source || re.test(text)
 }
 
 /**

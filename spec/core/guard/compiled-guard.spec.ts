@@ -85,6 +85,8 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     [{ paths: ['src/a|b'] }, 'src/a|b', true],
     [{ paths: ['app/[...slug]/**'] }, 'app/[...slug]/page.tsx', true], // catch-all routes too
     [{ paths: ['app/[[...slug]]/**'] }, 'app/[[...slug]]/page.tsx', true],
+    [{ paths: ['docs/[a-z]/**'] }, 'docs/[a-z]/x.md', true], // a name spelled as the glob's own text, as picomatch reads it
+    [{ paths: ['docs/[0-9]/**'] }, 'docs/[0-9]/x.md', true],
     [{ paths: ['[!a]*.ts'] }, 'b.ts', true], // `[!…]` and `[^…]` negate
     [{ paths: ['[!a]*.ts'] }, 'a.ts', false],
     [{ paths: ['[[:digit:]]*.sql'] }, 'db/001.sql', true],
