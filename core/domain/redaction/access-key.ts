@@ -27,21 +27,29 @@ function windows(s: string, n: number, visit: (i: number, hash: number) => void)
 /** `text` with every run of it holding a piece of the key (touching and overlapping pieces as one) as `[redacted]`. */
 export function redactAccessKey(text: string, accessKey: string | undefined): string {
   if (typeof text !== 'string' || typeof accessKey !== 'string' || accessKey.trim().length < MIN_ACCESS_KEY_LENGTH) return text
-  const key = fold(accessKey.trim())
-  const n = Math.min(KEY_PIECE, key.length)
-  const pieces = new Set<string>()
-  const hashes = new Uint8Array(65536)
-  windows(key, n, (i, h) => {
-    pieces.add(key.slice(i, i + n))
-    hashes[h & 65535] = 1
-  })
+  const { n, pieces, hashes } = keyPieces(accessKey)
   const lower = fold(text)
   let out = '' // the text before `end`, pieces redacted
   let end = -1 // the run of pieces being found ends here
   windows(lower, n, (i, h) => {
-    if (hashes[h & 65535] !== 1 || !pieces.has(lower.slice(i, i + n))) return
+    if (hashes[h & 4095] !== 1 || !pieces.has(lower.slice(i, i + n))) return
     if (i > end) out += text.slice(Math.max(end, 0), i) + REDACTED
     end = i + n
   })
   return end < 0 ? text : out + text.slice(end)
+}
+
+let last: { readonly key: string; readonly n: number; readonly pieces: Set<string>; readonly hashes: Uint8Array } | undefined
+/** The key's pieces and their hashes (low 12 bits), kept for the last key asked: a process has one. */
+function keyPieces(accessKey: string): NonNullable<typeof last> {
+  if (last?.key === accessKey) return last
+  const key = fold(accessKey.trim())
+  const n = Math.min(KEY_PIECE, key.length)
+  const pieces = new Set<string>()
+  const hashes = new Uint8Array(4096)
+  windows(key, n, (i, h) => {
+    pieces.add(key.slice(i, i + n))
+    hashes[h & 4095] = 1
+  })
+  return (last = { key: accessKey, n, pieces, hashes })
 }

@@ -64,7 +64,7 @@ const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
   secret: (c) => isSecretName(c.name) && !(c.value.length < 256 && HARMLESS.test(c.value)),
   quoted: (c) => c.quoted,
   endsLine: (c) => /^[\s`'".,;)\]}]*?(?:\n|#|\/\/|$)/.test(c.text.slice(c.end, c.end + 256)),
-  credential: (c) => CREDENTIAL_NAME_END.has(nameParts(c.name).at(-1) ?? '') && looksLikeCredential(c.value),
+  credential: (c) => looksLikeCredential(c.value) && CREDENTIAL_NAME_END.has(nameParts(c.name).at(-1) ?? ''),
   strong: (c) => SECRET_WORDS.test(c.name),
   startsLine: (c) => /(?:^|\n)[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(c.text.slice(Math.max(0, c.start - 64), c.start)),
   notWord: (c) => c.quoted || !/^\p{L}+[.,;:!?)]*$/u.test(c.value),
@@ -111,16 +111,21 @@ const CREDENTIAL_NAME_END = new Set(['key', 'apikey', 'token', 'secret', 'passwo
 
 /** Whether a setting with this name holds a secret. */
 export function isSecretName(name: string): boolean {
-  return !/^-*(?:old)?pwd$/i.test(name) && (SECRET_WORDS.test(name) || (/pw|pass|auth/i.test(name) && nameParts(name).some((p) => SECRET_PARTS.has(p))))
+  return SECRET_WORDS.test(name) || (/pw|pass|auth/i.test(name) && !/^-*(?:old)?pwd$/i.test(name) && nameParts(name).some((p) => SECRET_PARTS.has(p)))
 }
 
-/** A name's words, lower case: split at `_`, `-`, `.` and camelCase (`X-API-Key` → x, api, key). */
-const nameParts = (name: string): string[] =>
-  name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((p) => p !== '')
+/**
+ * A name's words, lower case: split at `_`, `-`, `.` and camelCase (`X-API-Key` → x, api, key). The last 1,024
+ * names are remembered: a text repeats its names (`pw: "x"` a thousand times on one line).
+ */
+const nameParts = (name: string): readonly string[] => {
+  if (!PARTS.has(name)) {
+    if (PARTS.size >= 1024) PARTS.clear()
+    PARTS.set(name, name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((p) => p !== ''))
+  }
+  return PARTS.get(name) as readonly string[]
+}
+const PARTS = new Map<string, readonly string[]>()
 
 /**
  * Whether a value reads as a credential rather than a word, path or version: 16 or more characters of a
@@ -162,11 +167,11 @@ const FLAG = /(?<![\w-])(--[A-Za-z][\w.-]*)[ \t]+(?!-)/y
 /**
  * The kinds read by one sticky expression each, at the characters they can start with: [those characters, the
  * expression, the group that goes (it ends the match; 0: the whole match, and the scan skips it), the group
- * that stays in front of `[redacted]` (the scheme word), and what must follow the start for the expression to be
- * tried at all].
+ * that stays in front of `[redacted]` (the scheme word), what must follow the start and what the character
+ * before it must be for the expression to be tried at all].
  */
 const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|'[^'\\n]{0,1024}'|[^\\s"'\`,]*)`
-const READERS: readonly (readonly [string, RegExp, number, number?, string?])[] = [
+const READERS: readonly (readonly [string, RegExp, number, number?, string?, Chars?])[] = [
   [
     ':=',
     // `Authorization: <scheme> <credentials>` (RFC 9110 §11.6.2; Proxy-Authorization too): the scheme word stays (a
@@ -185,9 +190,11 @@ const READERS: readonly (readonly [string, RegExp, number, number?, string?])[] 
     ),
     1,
     2,
+    '',
+    chars(`nN*_"' \t`),
   ],
   // `scheme://user:password@host`: the password goes, up to the last `@` before the host (a scheme of up to 32 characters).
-  [':', /(?<=[a-z][a-z0-9+.-]{0,31}):\/\/[^\s:/?#@"'`<>]*:([^\s/?#"'`<>]+)(?=@[^\s@]*[A-Za-z0-9\]])/iy, 1, undefined, '//'],
+  [':', /(?<=[a-z][a-z0-9+.-]{0,31}):\/\/[^\s:/?#@"'`<>]*:([^\s/?#"'`<>]+)(?=@[^\s@]*[A-Za-z0-9\]])/iy, 1, undefined, '//', chars('A-Za-z0-9+.-')],
   // `Bearer <token>` anywhere, when the token looks like one (16 or more characters with a digit).
   ['B', /(?<!\w)Bearer\s+((?=[\w.~+/-]{16})[\w.~+/-]*\d[\w.~+/-]*=*)/y, 1],
   // `curl -u user:password`: the password goes.
@@ -203,11 +210,18 @@ const READERS: readonly (readonly [string, RegExp, number, number?, string?])[] 
   ],
 ]
 
+/** The readers by the character they start at. */
+const READS = new Map([...':=B-P'].map((c) => [c, READERS.filter(([on]) => on.includes(c))]))
 /**
  * Where `read` looks: a setting's separator, a flag's dashes (not inside a word or a run of dashes), curl's `-u`
- * after white space, a key block's five dashes, `Bearer`, `PuTTY`.
+ * after white space, a key block's five dashes, `Bearer`, `PuTTY` (each written from its first character, which
+ * the engine then looks for). QUIET is the same past a line without a HINT, where only a URL's `://` is read at a
+ * `:` or `=`.
  */
-const STARTS = /[:=]|(?<![\w-])--|(?<=^|\s)-u|-----|Bearer|PuTTY/g
+const STARTS = /[:=]|--(?<=(?<![\w-])--)|-u(?<=(?<=^|\s)-u)|-----|Bearer|PuTTY/g
+const QUIET = /:\/\/|--(?<=(?<![\w-])--)|-u(?<=(?<=^|\s)-u)|-----|Bearer|PuTTY/g
+/** What a secret name holds one of (isSecretName), and so does `Authorization`: a line without one has no secret setting, flag or header. */
+const HINT = /key|secret|token|credential|pw|pass|auth/gi
 
 /** The redaction alone: `text` with every secret found in it as `[redacted]`. */
 export function redactSecrets(text: string, accessKey?: string): string {
@@ -223,28 +237,49 @@ function scan(s: string): string {
   let skip = 0 // the scan goes on from here: what is before it is inside a key block, a PuTTY file or a prefixed token
   // (a keyword token's span starts ahead: what comes between its name and it is still read)
   let cut = 0 // where the last of those ends: a name starts there at the earliest, as after `[redacted]`
+  let wide = [0, 0] // the span found that ends last
   const add = (start: number, end: number, text = REDACTED, past = false): void => {
     spans.push([start, end, text])
+    if (end > (wide[1] as number)) wide = [start, end]
     if (past) skip = cut = Math.max(skip, end)
   }
   const token = tokenMatcher(s)
   const run = runs(s)
   // Where the last `=` and the last `:` setting's value ends: a name before that is inside it (nested).
   const within = { eq: 0, colon: 0 }
+  // Where the line last read ends, and the first HINT from its start on. On a line without one no setting, flag or
+  // header is secret, nor does a setting nest anything past it (no name or value holds a line end): none is read.
+  let line = 0
+  let hint = -1
+  const hinted = (at: number): boolean => {
+    if (at >= line) {
+      HINT.lastIndex = s.lastIndexOf('\n', at) + 1
+      if (hint < HINT.lastIndex) hint = HINT.exec(s)?.index ?? s.length
+      line = s.indexOf('\n', at) < 0 ? s.length : s.indexOf('\n', at)
+    }
+    return hint < line
+  }
 
   /** The value at `v` judged as `form`'s: redacted when its verdict holds. Returns where it ends as written, or -1. */
   const value = (v: number, set: Chars, form: (quote: string) => string, start: number, name: string): number => {
+    const first = v < s.length ? (s[v] as string) : ''
     QUOTED.lastIndex = EXPRESSION.lastIndex = v
-    const quote = QUOTED.test(s) ? (s[v] as string) : ''
-    const end = quote !== '' ? QUOTED.lastIndex : EXPRESSION.test(s) ? EXPRESSION.lastIndex : `"'\``.includes(s[v] as string) ? v : run(set, v)
-    const [a, b] = quote === '' ? [v, end] : [v + 1, end - 1]
-    const c = { text: s, start, end, name, value: s.slice(a, b), quoted: quote === '"' || quote === "'" }
-    if (end > v && (VERDICTS.get(form(quote)) ?? []).every((any) => any.some((fact) => FACTS[fact]?.(c)))) add(a, b)
+    const quote = `"'\``.includes(first) && QUOTED.test(s) ? first : ''
+    const end = quote !== '' ? QUOTED.lastIndex : first === '$' && EXPRESSION.test(s) ? EXPRESSION.lastIndex : `"'\``.includes(first) ? v : run(set, v)
+    const q = quote === '' ? 0 : 1 // the quotes stay
+    const c = { text: s, start, end, name, value: s.slice(v + q, end - q), quoted: quote === '"' || quote === "'" }
+    if (end > v && (VERDICTS.get(form(quote)) ?? []).every((any) => any.some((fact) => FACTS[fact]?.(c)))) add(v + q, end - q)
     return end > v ? end : -1
   }
 
   /** The setting whose separator (`=`, `:=` or `:`) is at `at`. */
   const setting = (at: number): void => {
+    // A name inside the value of one before it (nested) whose value, a plain run, lies in a span already found and
+    // ends within the value around it: whatever it is, it adds nothing.
+    const v = s.startsWith(':=', at) ? at + 2 : at + 1
+    const around = within[s[at] === ':' && v === at + 1 ? 'colon' : 'eq']
+    const e = at < around && v < s.length && !'$*_'.includes(s[v] as string) ? run(VALUE.nested, v) : -1
+    if (e > v && e <= around && v >= (wide[0] as number) && e <= (wide[1] as number)) return
     // Read from `cut` on (a string from there: its start is where a name may start at the earliest).
     const from = at - cut < 256 ? cut : 0
     SETTING.lastIndex = at - from
@@ -264,27 +299,30 @@ function scan(s: string): string {
       quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + (m[7] ?? '') !== '' ? 'spaced' : 'plain'
     const end = value(sep === ':' && BOLD_CLOSE.test(s) ? BOLD_CLOSE.lastIndex : SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
     // A plain, spaced, label or JSON setting's value holds what is nested in it.
-    if (!bold && (plain !== undefined || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
+    if (end > 0 && !bold && (plain !== undefined || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
   }
 
   /** What starts at `p`, one of STARTS: a reader's kind, a setting, a flag. */
   const read = (p: number): void => {
     const c = s[p] as string
     let taken = false // by a reader: then no setting is read at this `:` or `=`
-    for (const [on, re, group, keep, then = ''] of READERS) {
+    for (const [, re, group, keep, then = '', before] of READS.get(c) ?? []) {
       re.lastIndex = p
-      const m = on.includes(c) && s.startsWith(then, p + 1) ? re.exec(s) : null
+      const m = s.startsWith(then, p + 1) && before?.has[s.charCodeAt(p - 1)] !== 0 ? re.exec(s) : null
       taken ||= m !== null
       if (m !== null) add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep ?? -1] ? `${m[keep ?? -1]?.trim()} ${REDACTED}` : REDACTED, group === 0)
     }
-    if ((c === ':' || c === '=') && !taken) setting(p)
+    if ((c === ':' || c === '=') && !taken && hinted(p)) setting(p)
     FLAG.lastIndex = p
-    const flag = c === '-' ? FLAG.exec(s) : null
+    const flag = c === '-' && hinted(p) ? FLAG.exec(s) : null
     if (flag !== null) value(FLAG.lastIndex, VALUE.flag, () => 'flag', p, flag[1] as string)
   }
 
-  // From one position where something may start to the next: one of STARTS, or a keyword the prefilter found.
-  const start = finder(STARTS, s)
+  // From one position where something may start to the next: one of STARTS (QUIET's along a line without a HINT),
+  // or a keyword the prefilter found.
+  const starts = finder(STARTS, s)
+  const quiet = finder(QUIET, s)
+  const start = (p: number): number => (p < line && hint >= line ? Math.min(quiet(p), line) : starts(p))
   for (let p = 0; p < s.length; p = Math.min(token.next(p), start(p))) {
     if (start(p) === p) read(p)
     const t = p < skip ? undefined : token(p)
@@ -293,11 +331,11 @@ function scan(s: string): string {
   }
 
   // The union of the spans, in order: a span that starts inside the one before it extends it.
-  const out: string[] = []
+  let out = ''
   let at = 0
   for (const [start, end, text] of spans.sort((x, y) => x[0] - y[0])) {
-    if (start >= at) out.push(s.slice(at, start), text)
+    if (start >= at) out += s.slice(at, start) + text
     at = Math.max(at, end)
   }
-  return out.join('') + s.slice(at)
+  return out + s.slice(at)
 }

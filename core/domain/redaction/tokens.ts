@@ -9,15 +9,13 @@
  *   alphabet and length, with a digit in it, within KEYWORD_WINDOW characters after the provider's name on the
  *   same line (`DATADOG_API_KEY=…`, `the Datadog key 0a1b…`).
  *
- * `tokenMatcher(text)` answers, for a position, the token whose row's keyword is found there, and where the next
- * keyword is (./redact's one scan goes from one such place to the next). Linear in the text whatever it holds:
- * the only expression run over the text is the keyword prefilter, as gitleaks does (one alternation of every
- * row's keyword, written as a trie, over the text in lower case; each look remembered, `finder`); a keyword
- * inside a word is turned away; a run of an alphabet is measured once and remembered (`runs`), so `eyJ-eyJ-…` is
- * not rescanned from each `eyJ`; a keyword rule looks at each character after its name at most once
+ * `tokenMatcher(text)` answers, for a position, the token whose row's keyword is found there (./redact's one
+ * scan asks at each position). Linear in the text whatever it holds: the prefilter is a table of the keywords'
+ * first two characters (lower case), one look a position, so no expression runs over the text; a keyword inside
+ * a word is turned away; a run of an alphabet is measured once and remembered (`runs`), so `eyJ-eyJ-…` is not
+ * rescanned from each `eyJ`; a keyword rule looks at each character after its name at most once
  * (`twitter-twitter-…`); entropy is kept up to date over windows that move (`entropyMeter`, `glft-glft-…`);
- * shapes read at most CHECK_LIMIT characters of a candidate. No rule's own expression runs over the text. Pure
- * and total.
+ * shapes read at most CHECK_LIMIT characters of a candidate. Pure and total.
  */
 import { CHECK_LIMIT, DIGITS, KEYWORD_WINDOW, tokenFormats, type KeywordFormat, type PrefixedFormat } from './token-table'
 
@@ -53,7 +51,7 @@ export function runs(text: string): (set: Chars, p: number) => number {
     const from = seen[id * 2] as number
     let e = p
     if (p >= from && p < (seen[id * 2 + 1] as number)) return seen[id * 2 + 1] as number
-    for (let c = text.charCodeAt(e); c < 128 ? has[c] === 1 : e < text.length && has[128] === 1 && !/\s/.test(text[e] as string); c = text.charCodeAt(++e)) {
+    for (let c = 0; e < text.length && ((c = text.charCodeAt(e)) < 128 ? has[c] === 1 : has[128] === 1 && !/\s/.test(text[e] as string)); e++) {
       if (e === from) {
         e = seen[id * 2 + 1] as number
         break
@@ -132,18 +130,15 @@ const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 
 /** Lower case, index for index (A-Z alone when toLowerCase would change the text's length). */
 export const fold = (s: string): string => (s.toLowerCase().length === s.length ? s.toLowerCase() : s.replace(/[A-Z]+/g, (c) => c.toLowerCase()))
 
-let compiled: { readonly entries: Entry[][]; readonly prefilter: RegExp; readonly rules: number } | undefined
-/** Two characters (of a lower-case text) as an index: 0 … 16383 for ASCII, past it otherwise. */
-const pair = (s: string, i: number): number => s.charCodeAt(i) * 128 + s.charCodeAt(i + 1)
+let compiled: { readonly entries: (Entry[] | undefined)[]; readonly prefilter: RegExp; readonly rules: number } | undefined
+/** Two characters (of a lower-case text) as an index, 0 … 16383 (characters past ASCII share theirs with ASCII ones). */
+const pair = (s: string, i: number): number => ((s.charCodeAt(i) & 127) << 7) | (s.charCodeAt(i + 1) & 127)
 
-/**
- * The rows by the first two characters of their keywords (lower case), and the prefilter: one alternation of every
- * keyword (a trie), run over the text in lower case to find where a row may start.
- */
+/** The rows by the first two characters of their keywords (lower case): the prefilter, one look a position. */
 function compile(): NonNullable<typeof compiled> {
   const known = new Map<string, Chars>()
   const set = (a: string): Chars => known.get(a) ?? (known.set(a, chars(a)).get(a) as Chars)
-  const entries: Entry[][] = []
+  const entries: (Entry[] | undefined)[] = new Array(16384)
   let rules = 0
   for (const f of tokenFormats()) {
     const values = f.kind === 'keyword' ? f.values.map((v) => ({ ...v, set: set(v.body) })) : []
@@ -152,55 +147,57 @@ function compile(): NonNullable<typeof compiled> {
       ;(entries[pair(entry.key, 0)] ??= []).push(entry)
     }
   }
-  return { entries, prefilter: new RegExp(trie(entries.flat().map((e) => e.key)), 'g'), rules }
+  const keys = [...new Set(entries.flat().map((e) => (e as Entry).key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))]
+  return { entries, prefilter: new RegExp(keys.sort().join('|'), 'g'), rules }
 }
-
-/**
- * An alternation of literal keywords written as a trie (`sk(?:-(?:ant-|proj-)|_live_)|…`), so that at a position
- * only the branches of its own characters are tried, a longer keyword before a shorter one it starts with.
- */
-function trie(words: readonly string[]): string {
-  const next = new Map<string, string[]>()
-  for (const w of words) if (w !== '') next.set(w.charAt(0), [...(next.get(w.charAt(0)) ?? []), w.slice(1)])
-  const branches = [...next].map(([c, rest]) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + (rest.some((r) => r !== '') ? `(?:${trie(rest)})` : ''))
-  return words.includes('') && branches.length > 0 ? `${branches.join('|')}|` : branches.join('|')
-}
-
-/** What tokenMatcher gives: the token found at a position, and the next position where one may be found. */
-export type TokenMatcher = ((p: number) => TokenSpan | undefined) & { readonly next: (p: number) => number }
 
 /**
  * The token whose row's keyword is found at a position, for one text: `at(p)` gives its span or undefined, and
  * `at.next(p)` the first position from `p` where the prefilter found a keyword (the text's length when none). A
  * keyword token's span starts after its name, a token with a lead before its keyword (Azure's `…8Q~…`).
  */
-export function tokenMatcher(text: string): TokenMatcher {
-  const { entries, prefilter, rules } = (compiled ??= compile())
-  const lower = fold(text)
-  const following = finder(prefilter, lower)
-  const run = runs(text)
-  const entropy = entropyMeter(text)
-  const scanned = new Int32Array(rules)
+export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefined) & { readonly next: (p: number) => number } {
+  const m = new Matcher(text)
+  return Object.assign((p: number) => m.at(p), { next: finder(m.c.prefilter, m.lower) })
+}
+
+/** The matching, for one text (a class: its code is shared by every text's). */
+class Matcher {
+  readonly c = (compiled ??= compile())
+  readonly lower: string
+  readonly run: (set: Chars, p: number) => number
+  readonly entropy: (start: number, end: number) => number
+  readonly scanned: Int32Array
+  constructor(readonly text: string) {
+    this.lower = fold(text)
+    this.run = runs(text)
+    this.entropy = entropyMeter(text)
+    this.scanned = new Int32Array(this.c.rules)
+  }
+
   /** The end of the run of `set` from `q` when its length fits (and, unless `open`, a word ends it), or -1. */
-  const fits = (set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number => {
-    let end = open === true ? run(set, q) : Math.min(run(set, q), q + max + 2)
+  fits(set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number {
+    const { text } = this
+    let end = open === true ? this.run(set, q) : Math.min(this.run(set, q), q + max + 2)
     // A sentence's full stop after a token whose alphabet holds `.` is not part of it.
     for (let i = 0; i < 3 && end - q > min && text[end - 1] === '.' && (end - q > max || shape !== undefined); i++) end--
-    const ok = end - q >= min && (open === true || (end - q <= max && !isAlnum(text.charCodeAt(end))))
+    const ok = end - q >= min && (open === true || (end - q <= max && !(end < text.length && isAlnum(text.charCodeAt(end)))))
     return ok && shape?.test(text.slice(q, Math.min(end, q + CHECK_LIMIT))) !== false ? end : -1
   }
 
-  const prefixed = (e: Entry, f: PrefixedFormat, at: number): TokenSpan | undefined => {
+  prefixed(e: Entry, f: PrefixedFormat, at: number): TokenSpan | undefined {
+    const { text } = this
     const start = at - (f.lead?.n ?? 0)
     for (let i = start; i < at; i++) if (e.lead?.has[text.charCodeAt(i)] !== 1) return undefined
     const b = at + e.keyword.length
     // The prefix as written (unless any case will do), at a word start, then a fitting body.
-    const end = (f.anyCase === true || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
-    const ok = end >= 0 && (f.entropy === undefined || entropy(start, end) >= f.entropy) && f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT))) !== true
+    const end = (f.anyCase === true || text.startsWith(e.keyword, at)) && !(start > 0 && isAlnum(text.charCodeAt(start - 1))) ? this.fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
+    const ok = end >= 0 && (f.entropy === undefined || this.entropy(start, end) >= f.entropy) && f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT))) !== true
     return ok ? { start: f.keep === true ? b : start, end, provider: f.provider } : undefined
   }
 
-  const keyword = (e: Entry, at: number): TokenSpan | undefined => {
+  keyword(e: Entry, at: number): TokenSpan | undefined {
+    const { text, scanned } = this
     const limit = Math.min(text.length, at + e.keyword.length + KEYWORD_WINDOW)
     // Each character after a name is tried once per rule, whatever the number of names before it; a line's end
     // stops the look (the next line's name looks on from there).
@@ -213,26 +210,28 @@ export function tokenMatcher(text: string): TokenMatcher {
       if (isAlnum(text.charCodeAt(q - 1))) continue // a value starts a word
       for (const v of e.values) {
         // A word is not a key: a value holds a digit (and, unless it is all digits, a letter).
-        const end = v.set.has[text.charCodeAt(q)] === 1 ? fits(v.set, q, v.min, v.max, false, v.shape) : -1
+        const end = v.set.has[text.charCodeAt(q)] === 1 ? this.fits(v.set, q, v.min, v.max, false, v.shape) : -1
         if (end > 0 && /\d/.test(text.slice(q, end)) && (v.body === DIGITS || /[A-Za-z]/.test(text.slice(q, end)))) return { start: q, end, provider: e.f.provider, named: true }
       }
     }
     return undefined
   }
 
-  return Object.assign((p: number) => {
-    // Only where the prefilter found a keyword, and not inside a word (a prefix starts a word or follows its
-    // lead's digit, Azure's `8Q~`; a provider's name starts a word or a camelCase part, or follows a digit).
-    if (following(p) !== p) return undefined
+  at(p: number): TokenSpan | undefined {
+    const { text, lower } = this
+    // Only where a row's keyword may start, and not inside a word (a prefix starts a word or follows its lead's
+    // digit, Azure's `8Q~`; a provider's name starts a word or a camelCase part, or follows a digit).
+    const list = p + 1 < lower.length ? this.c.entries[pair(lower, p)] : undefined
+    if (list === undefined) return undefined
     const c = text.charCodeAt(p)
-    const before = text.charCodeAt(p - 1)
+    const before = p > 0 ? text.charCodeAt(p - 1) : 32
     if (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) return undefined
-    for (const e of entries[pair(lower, p)] ?? []) {
-      const span = !lower.startsWith(e.key, p) ? undefined : e.f.kind === 'keyword' ? keyword(e, p) : prefixed(e, e.f, p)
+    for (const e of list) {
+      const span = !lower.startsWith(e.key, p) ? undefined : e.f.kind === 'keyword' ? this.keyword(e, p) : this.prefixed(e, e.f, p)
       if (span !== undefined) return span
     }
     return undefined
-  }, { next: following })
+  }
 }
 
 /** The provider tokens in `text`, as spans in order, none overlapping. Linear in the text's length. */
