@@ -24,10 +24,16 @@ import type { Application, UseCases } from './application'
 import { enginePortsOf } from './engine-ports'
 
 /**
- * Runs `work` with this call's use cases (`useCases`: built for this call, or the ones an earlier part of
- * the same call built); a throw becomes one log line and `fallback`.
+ * The use cases of one hook call, composed the first time a step of the call asks for them and shared by
+ * every later step (docs/architecture.md: one call container per hook call).
  */
-async function guarded<T>($: EngineInterface, app: Application, event: string, fallback: T, work: (uc: UseCases) => Promise<T>, useCases = () => app.useCases(enginePortsOf($))): Promise<T> {
+function callOf(app: Application, $: EngineInterface): () => UseCases {
+  let built: UseCases | undefined
+  return () => (built ??= app.useCases(enginePortsOf($)))
+}
+
+/** Runs `work` with the call's use cases; a throw becomes one log line and `fallback`. */
+async function guarded<T>($: EngineInterface, useCases: () => UseCases, event: string, fallback: T, work: (uc: UseCases) => Promise<T>): Promise<T> {
   try {
     return await work(useCases())
   } catch (error) {
@@ -38,14 +44,14 @@ async function guarded<T>($: EngineInterface, app: Application, event: string, f
 }
 
 export async function onSessionStart(app: Application, $: EngineInterface, e: SessionStartInput, next: Next<'session.start'>) {
-  await guarded($, app, 'session.start', undefined, (uc) => uc.start.onSessionStart(e.cwd))
+  await guarded($, callOf(app, $), 'session.start', undefined, (uc) => uc.start.onSessionStart(e.cwd))
   return next(e)
 }
 
 export async function onPromptContext(app: Application, $: EngineInterface, e: PromptContextInput, next: Next<'prompt.context'>) {
   const below = await next(e)
   // In a background process the first message's context may come before session.start.
-  const blocks = await guarded($, app, 'prompt.context', below.blocks, async (uc) => {
+  const blocks = await guarded($, callOf(app, $), 'prompt.context', below.blocks, async (uc) => {
     await uc.start.ensureStarted()
     return uc.context.blocks(below.blocks)
   })
@@ -53,7 +59,7 @@ export async function onPromptContext(app: Application, $: EngineInterface, e: P
 }
 
 export async function onPromptSubmit(app: Application, $: EngineInterface, e: PromptSubmitInput, next: Next<'prompt.submit'>) {
-  const brief = await guarded($, app, 'prompt.submit', undefined, async (uc) => {
+  const brief = await guarded($, callOf(app, $), 'prompt.submit', undefined, async (uc) => {
     await uc.start.forPrompt()
     await uc.prompt.run()
     return uc.start.takeOwedBrief() ? uc.context.briefForFirstTask() : undefined
@@ -66,13 +72,14 @@ export async function onCompact(app: Application, $: EngineInterface, e: Session
   // SPEC.md: main conversation only; not subagents, not precompute passes.
   if (e.agentId !== undefined || e.trigger === 'precompute') return next(e)
   // A compaction that comes while the start is still going waits for it, so it fetches its own brief.
-  const fetching = guarded($, app, 'session.compact', undefined, async (uc) => {
+  const call = callOf(app, $)
+  const fetching = guarded($, call, 'session.compact', undefined, async (uc) => {
     await uc.start.ensureStarted()
     return uc.compact.begin()
   })
   const result = await next(e)
   await fetching
-  await guarded($, app, 'session.compact', undefined, (uc) => uc.compact.end(!('skip' in result)))
+  await guarded($, call, 'session.compact', undefined, (uc) => uc.compact.end(!('skip' in result)))
   return result
 }
 
@@ -91,23 +98,15 @@ export async function onEdit<E extends ToolCallInput>(app: Application, $: Engin
   if (file === undefined) return next(e)
   // Before and after the edit share one call's use cases: composing them again (a container, GuardEdit and
   // its ports) cost every edit 1–2 ms in the engine's hooks worker.
-  let built: UseCases | undefined
-  const useCases = () => (built ??= app.useCases(enginePortsOf($)))
-  const verdict = await guarded(
-    $,
-    app,
-    'tool.call',
-    { go: true } as const,
-    async (uc) => {
-      await uc.start.ensureStarted()
-      return uc.guard.before(file)
-    },
-    useCases,
-  )
+  const call = callOf(app, $)
+  const verdict = await guarded($, call, 'tool.call', { go: true } as const, async (uc) => {
+    await uc.start.ensureStarted()
+    return uc.guard.before(file)
+  })
   if (!verdict.go) return { deny: verdict.deny }
   const result = await next(e)
   if (!('deny' in result && result.deny !== undefined) && result.isError !== true) {
-    await guarded($, app, 'tool.call', undefined, (uc) => uc.guard.after(file, verdict.placed), useCases)
+    await guarded($, call, 'tool.call', undefined, (uc) => uc.guard.after(file, verdict.placed))
   }
   return result
 }
@@ -148,7 +147,7 @@ export async function onBash<E extends ToolCallInput>(app: Application, $: Engin
   const result = await next(e)
   const report = bashReport(e, result)
   if (report !== undefined) {
-    await guarded($, app, 'tool.call', undefined, async (uc) => {
+    await guarded($, callOf(app, $), 'tool.call', undefined, async (uc) => {
       await uc.start.ensureStarted()
       await uc.work.bash(report)
     })
@@ -162,7 +161,7 @@ export async function onAgentEndSession<E extends ToolCallInput>(app: Applicatio
   const input = e as unknown as Record<string, unknown>
   const succeeded = !('deny' in result && result.deny !== undefined) && result.isError !== true
   if (succeeded && e.agentId === undefined && 'what_i_did' in input) {
-    await guarded($, app, 'tool.call', undefined, async (uc) => {
+    await guarded($, callOf(app, $), 'tool.call', undefined, async (uc) => {
       await uc.start.ensureStarted()
       await uc.work.agentHandedOff()
     })
@@ -174,14 +173,14 @@ export async function onTurnComplete(app: Application, $: EngineInterface, e: Tu
   // SPEC.md: interrupted answers and subagents' answers are ignored.
   if (e.agentId === undefined && e.reason === 'answer' && !e.isAborted) {
     const answer = e.answer
-    await guarded($, app, 'turn.complete', undefined, (uc) => uc.work.notes(answer))
+    await guarded($, callOf(app, $), 'turn.complete', undefined, (uc) => uc.work.notes(answer))
   }
   return next(e)
 }
 
 export async function onClassicSessionEnd(app: Application, $: EngineInterface, e: Parameters<Hook<'classic.SessionEnd'>>[1], next: Next<'classic.SessionEnd'>) {
   const path = typeof e.transcript_path === 'string' ? e.transcript_path : undefined
-  await guarded($, app, 'classic.SessionEnd', undefined, async (uc) => {
+  await guarded($, callOf(app, $), 'classic.SessionEnd', undefined, async (uc) => {
     await uc.move.run(path)
     // session.end comes next: its handoff claims now, while the other records are read.
     await uc.handOff.claimAhead()
@@ -191,7 +190,7 @@ export async function onClassicSessionEnd(app: Application, $: EngineInterface, 
 
 export async function onSessionEnd(app: Application, $: EngineInterface, e: SessionEndInput, next: Next<'session.end'>) {
   const window = exitWindow(next)
-  await guarded($, app, 'session.end', undefined, async (uc) => {
+  await guarded($, callOf(app, $), 'session.end', undefined, async (uc) => {
     await uc.handOff.run(window)
   })
   // SPEC.md: after /clear or a resume, the next conversation starts fresh.
@@ -212,7 +211,7 @@ export function exitWindow(next: Next<'session.end'>): ExitWindow {
 }
 
 export async function onHarkCommand(app: Application, $: EngineInterface, e: CommandRunInput) {
-  const text = await guarded($, app, 'command.run', 'Hark: /hark failed; see the log.', async (uc) => {
+  const text = await guarded($, callOf(app, $), 'command.run', 'Hark: /hark failed; see the log.', async (uc) => {
     const unknown = uc.command.unknown(e.args)
     if (unknown !== undefined) return unknown
     // `/hark doctor` and `/hark preview` only look: a start that is under way is waited for, none begun.
