@@ -19,21 +19,31 @@
 import { Container, ContainerModule } from '../vendor/inversify.js'
 import { BriefService, BriefState } from '../core/application/brief-service'
 import { Compact } from '../core/application/compact'
-import { ConversationState, ConversationStore, StoreHealth } from '../core/application/conversation-store'
+import { BriefCache } from '../core/application/brief-cache'
+import { Claims, HeldClaims } from '../core/application/claims'
+import { ConversationState } from '../core/application/conversation-state'
 import { DeliverLater } from '../core/application/deliver-later'
 import { Doctor } from '../core/application/doctor'
 import { HarkAnswers } from '../core/application/hark-answers'
 import { DetectMove } from '../core/application/detect-move'
 import { GuardEdit, GuardState } from '../core/application/guard-edit'
+import { FindProject } from '../core/application/find-project'
 import { HandOff } from '../core/application/hand-off'
+import { ClaimAhead, HandoffClaim } from '../core/application/handoff-claim'
+import { HandoffRequest } from '../core/application/handoff-request'
 import { HarkCommand, ProjectLink } from '../core/application/hark-command'
 import { KeyWatch } from '../core/application/key-watch'
+import { LoadConversation } from '../core/application/load-conversation'
 import { NotePrompt } from '../core/application/note-prompt'
 import { ProvideContext } from '../core/application/provide-context'
+import { RecordRepository, SaveQueue } from '../core/application/record-repository'
 import { RecordWork } from '../core/application/record-work'
 import { Settings, settingsFrom } from '../core/application/settings'
 import { PathState, ProjectPaths } from '../core/application/project-paths'
 import { PluginLoad, StartSession, StartState } from '../core/application/start-session'
+import { StoreCalls, StoreHealth } from '../core/application/store-calls'
+import { StorePruning } from '../core/application/store-pruning'
+import { UndeliveredStore } from '../core/application/undelivered-store'
 import { Clock } from '../core/ports/clock.port'
 import { Entropy } from '../core/ports/entropy.port'
 import { Files } from '../core/ports/files.port'
@@ -57,8 +67,9 @@ function loadBindings(settings: Settings) {
   return loadModule((bind) => {
     bind(Settings).toConstantValue(settings)
     bind(Entropy).toConstantValue(webCryptoEntropy())
-    perContainer(bind, PluginLoad)
-    perContainer(bind, StoreHealth)
+    perContainer(bind, PluginLoad) // LoadConversation
+    perContainer(bind, StoreHealth) // StoreCalls
+    perContainer(bind, SaveQueue) // RecordRepository
     perContainer(bind, IdentityCache)
     perContainer(bind, ProjectLink)
     perContainer(bind, HarkAnswers) // written by McpHarkGateway alone
@@ -67,8 +78,10 @@ function loadBindings(settings: Settings) {
 
 /** One conversation: its state, each piece changed by the one service named beside it. */
 const conversationBindings = conversationModule((bind) => {
-  perContainer(bind, StartState) // StartSession
-  perContainer(bind, ConversationState) // ConversationStore
+  perContainer(bind, StartState) // StartSession (the brief owed: ProvideContext)
+  perContainer(bind, ConversationState) // RecordRepository (moved: DetectMove)
+  perContainer(bind, HeldClaims) // Claims
+  perContainer(bind, ClaimAhead) // HandoffClaim
   perContainer(bind, BriefState) // BriefService
   perContainer(bind, GuardState) // GuardEdit
   perContainer(bind, PathState) // ProjectPaths
@@ -88,25 +101,34 @@ const callBindings = callModule((bind) => {
       new KeyWatch(new McpHarkGateway(endpoint, clock, identity, answers), briefs, start, conversation, settings, host),
     [HarkEndpointId, Clock, HarkIdentityId, HarkAnswers, BriefState, StartState, ConversationState, Settings, Host],
   )
-  perCallClass(bind, ConversationStore, [KeyValueStore, Clock, Entropy, Host, StoreHealth, ConversationState])
+  perCallClass(bind, StoreCalls, [KeyValueStore, Clock, Host, StoreHealth])
+  perCallClass(bind, RecordRepository, [StoreCalls, Clock, Entropy, Host, SaveQueue, ConversationState])
+  perCallClass(bind, Claims, [StoreCalls, Clock, Entropy, ConversationState, HeldClaims])
+  perCallClass(bind, BriefCache, [StoreCalls])
+  perCallClass(bind, UndeliveredStore, [StoreCalls, Claims, Clock, Entropy])
+  perCallClass(bind, StorePruning, [StoreCalls, RecordRepository, Claims, ConversationState, Clock])
   perCallClass(bind, ProjectPaths, [PathState, Files, SessionInfo])
-  perCallClass(bind, DeliverLater, [ConversationStore, HarkGateway, Clock, Host])
-  perCallClass(bind, Doctor, [StartState, Settings, SessionInfo, HarkAnswers, ConversationState, StoreHealth, ConversationStore, DeliverLater, Clock])
-  perCallClass(bind, BriefService, [BriefState, StartState, ConversationState, Settings, HarkGateway, ConversationStore, Clock, Host])
+  perCallClass(bind, DeliverLater, [UndeliveredStore, HarkGateway, Clock, Host])
+  perCallClass(bind, FindProject, [SessionInfo, Files, Host, Settings, PluginLoad])
+  perCallClass(bind, LoadConversation, [SessionInfo, Clock, Entropy, ProjectPaths, PluginLoad, RecordRepository, StorePruning, DeliverLater])
+  perCallClass(bind, Doctor, [StartState, Settings, SessionInfo, HarkAnswers, ConversationState, StoreHealth, StoreCalls, DeliverLater, Clock])
+  perCallClass(bind, BriefService, [BriefState, StartState, ConversationState, Settings, HarkGateway, RecordRepository, BriefCache, Clock, Host])
+  perCallClass(bind, HandoffClaim, [StartState, ConversationState, RecordRepository, Claims, BriefService, Clock, ClaimAhead])
+  perCallClass(bind, HandoffRequest, [HarkGateway, Host, Settings, ProjectPaths, UndeliveredStore, ConversationState])
   // A use case, and /hark handoff's collaborator too: bound per call, so both share one.
-  perCallClass(bind, HandOff, [StartState, ConversationState, HarkGateway, ConversationStore, Clock, Host, BriefService, Settings, ProjectPaths])
+  perCallClass(bind, HandOff, [StartState, ConversationState, RecordRepository, HandoffClaim, HandoffRequest, Clock])
 })
 
 /** The use cases, one per SPEC.md hook (docs/architecture.md maps them). */
 const useCaseBindings = loadModule((bind) => {
-  useCase(bind, StartSession, [PluginLoad, StartState, Settings, SessionInfo, Files, Host, Clock, Entropy, ConversationStore, BriefService, ProjectPaths, DeliverLater])
-  useCase(bind, ProvideContext, [StartState, BriefState, ConversationStore])
-  useCase(bind, NotePrompt, [StartState, ConversationState, ConversationStore])
-  useCase(bind, Compact, [StartState, GuardState, BriefService, ConversationStore, Host])
-  useCase(bind, DetectMove, [StartState, ConversationState, Files, ConversationStore, Clock])
-  useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, ConversationStore, Clock, Host, ProjectPaths])
-  useCase(bind, RecordWork, [StartState, ConversationState, Settings, ConversationStore])
-  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, ConversationStore, Clock, DeliverLater, Doctor])
+  useCase(bind, StartSession, [StartState, FindProject, LoadConversation, BriefService, Host, Clock])
+  useCase(bind, ProvideContext, [StartState, BriefState, ConversationState, RecordRepository])
+  useCase(bind, NotePrompt, [StartState, ConversationState, RecordRepository])
+  useCase(bind, Compact, [StartState, GuardState, BriefService, RecordRepository, Host])
+  useCase(bind, DetectMove, [StartState, ConversationState, Files, RecordRepository, Clock])
+  useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, RecordRepository, Clock, Host, ProjectPaths])
+  useCase(bind, RecordWork, [StartState, ConversationState, Settings, RecordRepository])
+  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, RecordRepository, Clock, DeliverLater, Doctor])
 })
 
 /** Which class serves each use case the hooks adapter names. */
@@ -179,8 +201,6 @@ export function compose(options: Readonly<Record<string, unknown>>): Application
   return {
     useCases: (ports) => callUseCases(callContainer(conversation, ports)),
     endConversation: () => {
-      // What the ended conversation still has running writes and shows nothing more.
-      conversation.get(StartState).end()
       conversation = conversationContainer(root)
     },
   }

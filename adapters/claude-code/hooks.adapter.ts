@@ -19,7 +19,7 @@ import type {
   TurnCompleteInput,
 } from 'claude-code'
 import type { BashReport } from '../../core/domain/bash-report'
-import type { ExitWindow } from '../../core/application/hand-off'
+import type { ExitWindow } from '../../core/application/exit-budget'
 import type { Application, UseCases } from './application'
 import { enginePortsOf } from './engine-ports'
 
@@ -190,11 +190,16 @@ export async function onClassicSessionEnd(app: Application, $: EngineInterface, 
 
 export async function onSessionEnd(app: Application, $: EngineInterface, e: SessionEndInput, next: Next<'session.end'>) {
   const window = exitWindow(next)
-  await guarded($, callOf(app, $), 'session.end', undefined, async (uc) => {
+  const call = callOf(app, $)
+  await guarded($, call, 'session.end', undefined, async (uc) => {
     await uc.handOff.run(window)
   })
-  // SPEC.md: after /clear or a resume, the next conversation starts fresh.
-  if (e.reason === 'clear' || e.reason === 'resume') app.endConversation()
+  // SPEC.md: after /clear or a resume, the next conversation starts fresh; what the ended one still has
+  // running writes and shows nothing more.
+  if (e.reason === 'clear' || e.reason === 'resume') {
+    await guarded($, call, 'session.end', undefined, async (uc) => uc.start.end())
+    app.endConversation()
+  }
   return next(e)
 }
 

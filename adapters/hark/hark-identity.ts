@@ -6,7 +6,7 @@
  * State: `IdentityCache` lives as long as the plugin load (the User-Agent, which no conversation
  * changes, and an id for a request made before any conversation loaded), through its two methods.
  */
-import type { ConversationState } from '../../core/application/conversation-store'
+import type { ConversationReads } from '../../core/application/conversation-state'
 import type { Settings } from '../../core/application/settings'
 import { newConversationId, type ConversationId } from '../../core/domain/conversation/keys'
 import type { Entropy } from '../../core/ports/entropy.port'
@@ -30,7 +30,7 @@ export class IdentityCache {
   }
 }
 
-export function harkIdentity(settings: Settings, conversation: ConversationState, cache: IdentityCache, session: SessionInfo, entropy: Entropy): HarkIdentity {
+export function harkIdentity(settings: Settings, conversation: ConversationReads, cache: IdentityCache, session: SessionInfo, entropy: Entropy): HarkIdentity {
   return {
     accessKey: settings.accessKey ?? '',
     conversationId: () => {

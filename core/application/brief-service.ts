@@ -5,24 +5,29 @@
  * State: `BriefState` lives as long as the conversation (the brief, and whether the last fetch
  * reached Hark); BriefService changes it, and KeyWatch asks it to note a refused key (`noteKeyRefused`).
  */
-import type { Brief } from '../domain/brief'
+import { briefFromText, type Brief } from '../domain/brief'
+import { canReuseBrief } from '../domain/conversation/prune'
+import type { CachedBrief } from '../domain/conversation/sanitize'
 import { statusLine } from '../domain/status'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
-import type { ConversationState, ConversationStore } from './conversation-store'
+import type { BriefCache } from './brief-cache'
+import type { ConversationReads } from './conversation-state'
 import { within } from './deadline'
 import type { Settings } from './settings'
-import type { StartState } from './start-session'
+import type { RecordRepository } from './record-repository'
+import type { StartReads } from './start-session'
 
 export class BriefService {
   constructor(
     private readonly state: BriefState,
-    private readonly start: StartState,
-    private readonly conversation: ConversationState,
+    private readonly start: StartReads,
+    private readonly conversation: ConversationReads,
     private readonly settings: Settings,
     private readonly hark: HarkGateway,
-    private readonly store: ConversationStore,
+    private readonly records: RecordRepository,
+    private readonly cache: BriefCache,
     private readonly clock: Clock,
     private readonly host: Host,
   ) {}
@@ -42,6 +47,26 @@ export class BriefService {
     ))
   }
 
+  /** The project's cached brief (`brief:<project code>`), read at start beside the conversation. Never rejects. */
+  cached(venture: string): Promise<CachedBrief | undefined> {
+    return this.cache.read(venture).catch(() => undefined)
+  }
+
+  /**
+   * SPEC.md, session.start: the start's brief, once the conversation is loaded: another process's fresh one
+   * (`cached`, read meanwhile), when the reuse rule allows it, without calling Hark; else fetched.
+   */
+  beginAtStart(cached: Promise<CachedBrief | undefined>): void {
+    this.beginFirst(async () => {
+      const brief = await cached
+      const now = await this.clock.now()
+      const view = this.conversation.view
+      const reused = view !== undefined && brief !== undefined && canReuseBrief(view, brief, now) ? briefFromText(brief.text) : undefined
+      if (reused !== undefined) this.reuse(reused)
+      else await this.fetch('at session start')
+    })
+  }
+
   /** When a brief request last went out in this conversation (see BriefState.askedAt). */
   get askedAt(): number {
     return this.state.askedAt
@@ -51,7 +76,7 @@ export class BriefService {
    * Waits for the start's brief at most `ms` (at exit, within the window; see `within`); whether it came
    * (or none was asked) in that time. Never rejects.
    */
-  async firstBriefWithin(ms: number | (() => Promise<number>)): Promise<boolean> {
+  async firstBriefWithin(ms: number | (() => number | Promise<number>)): Promise<boolean> {
     return (await within(this.clock, ms, () => this.state.firstBrief())).done
   }
 
@@ -95,9 +120,9 @@ export class BriefService {
   private remember(venture: string, brief: Brief, now: number): void {
     const status = { state: brief.handoffState, needYou: brief.openCandidates, at: now }
     // In memory at once (so the status line shows it now), stored after the hook.
-    void this.store.record((record) => ({ ...record, briefAt: now, openedAt: now, status }), now)
+    void this.records.record((record) => ({ ...record, briefAt: now, openedAt: now, status }), now)
     this.showStatus()
-    this.store.writeBrief(venture, { text: brief.text, fetchedAt: now }).catch(() => undefined)
+    this.cache.write(venture, { text: brief.text, fetchedAt: now }).catch(() => undefined)
   }
 
   /** SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark. */
@@ -116,7 +141,7 @@ export class BriefService {
  * Draws the status line for what the plugin knows now (nothing outside a Hark project): no key; the key
  * refused (by any request: KeyWatch); offline (the last brief fetch failed and none is in); else online.
  */
-export function showStatusLine(start: StartState, conversation: ConversationState, settings: Settings, state: BriefState, host: Host): void {
+export function showStatusLine(start: StartReads, conversation: ConversationReads, settings: Settings, state: BriefState, host: Host): void {
   const project = start.project
   if (project === undefined) return
   if (settings.accessKey === undefined) {

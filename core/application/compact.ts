@@ -6,16 +6,16 @@
  */
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
-import type { ConversationStore } from './conversation-store'
+import type { RecordRepository } from './record-repository'
 import type { GuardState } from './guard-edit'
-import type { StartState } from './start-session'
+import type { StartReads } from './start-session'
 
 export class Compact {
   constructor(
-    private readonly start: StartState,
+    private readonly start: StartReads,
     private readonly guard: GuardState,
     private readonly briefs: BriefService,
-    private readonly store: ConversationStore,
+    private readonly store: RecordRepository,
     private readonly host: Host,
   ) {}
 

@@ -9,7 +9,7 @@ export type Timed<T> = { readonly done: true; readonly value: T } | { readonly d
  * a function, asked only when `work` has not settled at once (a wait computed from the clock then costs
  * no call to the engine when there is nothing to wait for).
  */
-export async function within<T>(clock: Clock, ms: number | (() => Promise<number>), work: () => Promise<T>): Promise<Timed<T>> {
+export async function within<T>(clock: Clock, ms: number | (() => number | Promise<number>), work: () => Promise<T>): Promise<Timed<T>> {
   const stop = new AbortController()
   let started: Promise<T>
   try {

@@ -10,14 +10,14 @@ import type { Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
-import type { ConversationStore } from './conversation-store'
+import type { UndeliveredStore } from './undelivered-store'
 
 /** Claims on undelivered handoffs older than this are removed (a process that died holding one). */
 const OLD_CLAIM_MS = 60 * 60_000
 
 export class DeliverLater {
   constructor(
-    private readonly store: ConversationStore,
+    private readonly store: UndeliveredStore,
     private readonly hark: HarkGateway,
     private readonly clock: Clock,
     private readonly host: Host,
@@ -25,13 +25,13 @@ export class DeliverLater {
 
   /** How many handoffs of the project wait for delivery (for /hark). */
   async waiting(venture: Venture): Promise<number> {
-    const keys = await this.store.allKeys()
+    const keys = await this.store.keys()
     return keys === undefined ? 0 : planUndelivered(await this.clock.now(), keys, venture).send.length
   }
 
   /** Sends the project's undelivered handoffs, oldest first; stops at the first that reaches nothing. Never throws. */
   async run(venture: Venture): Promise<void> {
-    const keys = await this.store.allKeys()
+    const keys = await this.store.keys()
     if (keys === undefined) return
     const now = await this.clock.now()
     const plan = planUndelivered(now, keys, venture)
@@ -44,8 +44,8 @@ export class DeliverLater {
       this.host.log(`Hark: dropped ${plan.drop.length} undelivered handoff${plan.drop.length === 1 ? '' : 's'} of ${venture} (kept 14 days, ${UNDELIVERED_PER_PROJECT} at most).`)
     }
     for (const key of plan.send) {
-      if (!(await this.store.claimFirst(`${UNDELIVERED_CLAIM_PREFIX}${key}:`))) continue
-      const held = sanitizeUndelivered(await this.store.readValue(key), key)
+      if (!(await this.store.claim(key))) continue
+      const held = sanitizeUndelivered(await this.store.read(key), key)
       if (held === undefined) {
         await this.store.remove(key)
         continue
@@ -53,7 +53,7 @@ export class DeliverLater {
       const sent = await this.hark.endSession(deliveredLater(held), { conversationId: held.conversationId })
       if (!sent.ok && sent.kind === 'unreachable') return
       // Sent (or answered): never again. A store that will not delete it keeps a value that is not one.
-      if (!(await this.store.remove(key))) await this.store.keep(key, { delivered: true })
+      await this.store.done(key)
       if (!sent.ok) this.host.log(`Hark: a handoff kept since ${new Date(held.recordedAt).toISOString()} was not taken (${sent.detail}); it is not sent again.`)
     }
   }

@@ -8,15 +8,17 @@ import { endsWithMove, TRANSCRIPT_READ_LIMIT, TRANSCRIPT_TAIL_BYTES } from '../d
 import type { Clock } from '../ports/clock.port'
 import type { Files } from '../ports/files.port'
 import { within } from './deadline'
-import { STORE_WAIT_EXIT_MS, type ConversationState, type ConversationStore } from './conversation-store'
-import type { StartState } from './start-session'
+import type { MovedWrites } from './conversation-state'
+import type { RecordRepository } from './record-repository'
+import type { StartReads } from './start-session'
+import { STORE_WAIT_EXIT_MS } from './store-calls'
 
 export class DetectMove {
   constructor(
-    private readonly start: StartState,
-    private readonly conversation: ConversationState,
+    private readonly start: StartReads,
+    private readonly conversation: MovedWrites,
     private readonly files: Files,
-    private readonly store: ConversationStore,
+    private readonly store: RecordRepository,
     private readonly clock: Clock,
   ) {}
 

@@ -13,12 +13,13 @@ import { projectFileCandidates } from '../domain/project'
 import { UNDELIVERED_CLAIM_PREFIX, UNDELIVERED_PREFIX } from '../domain/undelivered'
 import type { Clock } from '../ports/clock.port'
 import type { SessionInfo } from '../ports/session.port'
-import type { ConversationState, ConversationStore, StoreHealth } from './conversation-store'
+import type { ConversationReads } from './conversation-state'
+import type { StoreCalls, StoreHealthReads } from './store-calls'
 import { within } from './deadline'
 import type { DeliverLater } from './deliver-later'
 import type { HarkAnswer, HarkAnswers } from './hark-answers'
 import type { Settings } from './settings'
-import type { StartState } from './start-session'
+import type { StartReads } from './start-session'
 
 /** The store's file, as the engine names it (SPEC.md, What it stores); the plugin is not told which is its own. */
 export const STORE_FILES = 'hark-memory_hark-aae3fede4df5.json (installed from this repository), hark-memory_synced-1aada258dc33.json (the Claude directory), hark-memory_inline-b2086a409123.json (--plugin-dir)'
@@ -131,13 +132,13 @@ export function renderDoctor(f: DoctorFacts): string {
 
 export class Doctor {
   constructor(
-    private readonly start: StartState,
+    private readonly start: StartReads,
     private readonly settings: Settings,
     private readonly session: SessionInfo,
     private readonly answers: HarkAnswers,
-    private readonly conversation: ConversationState,
-    private readonly health: StoreHealth,
-    private readonly store: ConversationStore,
+    private readonly conversation: ConversationReads,
+    private readonly health: StoreHealthReads,
+    private readonly store: StoreCalls,
     private readonly delivery: DeliverLater,
     private readonly clock: Clock,
   ) {}
@@ -181,10 +182,10 @@ export class Doctor {
     const flags = { refusedWrite: this.conversation.refused, slow: this.health.slow }
     const read = await within(this.clock, DOCTOR_STORE_WAIT_MS, async () => {
       // A store that did not answer is not an empty one: the report says it could not be read.
-      const keys = await this.store.allKeys({ waitMs: DOCTOR_STORE_WAIT_MS })
+      const keys = await this.store.keys({ waitMs: DOCTOR_STORE_WAIT_MS })
       if (keys === undefined) throw new Error('the store did not answer')
       const count = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).length
-      const values = await Promise.all(keys.map((k) => this.store.readValue(k, { waitMs: DOCTOR_STORE_WAIT_MS })))
+      const values = await Promise.all(keys.map((k) => this.store.get(k, { waitMs: DOCTOR_STORE_WAIT_MS })))
       const bytes = keys.reduce((sum, k, i) => sum + JSON.stringify(k).length + (JSON.stringify(values[i]) ?? '').length + 2, 2)
       return { entries: keys.length, bytes, records: count(RECORD_PREFIX), briefs: count(BRIEF_PREFIX), claims: count(CLAIM_PREFIX), undelivered: count(UNDELIVERED_PREFIX) + count(UNDELIVERED_CLAIM_PREFIX) }
     })

@@ -19,10 +19,11 @@ import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { BriefState } from './brief-service'
-import type { ConversationState, ConversationStore } from './conversation-store'
+import type { ConversationReads } from './conversation-state'
+import type { RecordRepository } from './record-repository'
 import { describeError } from './deadline'
 import type { ProjectPaths } from './project-paths'
-import type { StartState } from './start-session'
+import type { StartReads } from './start-session'
 
 /** SPEC.md: after a failed decision fetch, the guard uses non-goals alone and tries again a minute later. */
 export const DECISION_RETRY_MS = 60_000
@@ -135,11 +136,11 @@ type Compile = (records: readonly GuardRecord[]) => CompiledGuard
 export class GuardEdit {
   constructor(
     private readonly state: GuardState,
-    private readonly start: StartState,
-    private readonly conversation: ConversationState,
+    private readonly start: StartReads,
+    private readonly conversation: ConversationReads,
     private readonly briefs: BriefState,
     private readonly hark: HarkGateway,
-    private readonly store: ConversationStore,
+    private readonly store: RecordRepository,
     private readonly clock: Clock,
     private readonly host: Host,
     private readonly paths: ProjectPaths,

@@ -15,12 +15,13 @@ import { isProjectId, type Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkFailureKind, HarkGateway } from '../ports/hark.port'
 import type { BriefService } from './brief-service'
-import type { ConversationState, ConversationStore } from './conversation-store'
+import type { ConversationReads } from './conversation-state'
+import type { RecordRepository } from './record-repository'
 import type { DeliverLater } from './deliver-later'
 import type { Doctor } from './doctor'
 import type { HandOff, HandoffOutcome, HandoffPreview } from './hand-off'
 import { KEY_HELP, PROJECT_HELP, SETUP_HELP } from './settings'
-import type { StartState } from './start-session'
+import type { StartReads } from './start-session'
 
 export const STUDIO_URL = 'https://harkstudio.io/studio'
 export const VENTURE_URL = 'https://harkstudio.io/ventures/'
@@ -48,13 +49,13 @@ export class ProjectLink {
 
 export class HarkCommand {
   constructor(
-    private readonly start: StartState,
-    private readonly conversation: ConversationState,
+    private readonly start: StartReads,
+    private readonly conversation: ConversationReads,
     private readonly link: ProjectLink,
     private readonly briefs: BriefService,
     private readonly handOff: HandOff,
     private readonly hark: HarkGateway,
-    private readonly store: ConversationStore,
+    private readonly store: RecordRepository,
     private readonly clock: Clock,
     private readonly delivery: DeliverLater,
     private readonly doctor: Doctor,
@@ -89,8 +90,11 @@ export class HarkCommand {
     const project = this.start.activeProject
     if (project === undefined) return this.setupText()
     switch (sub) {
-      case 'handoff':
-        return describeHandoff(await this.handOff.run())
+      case 'handoff': {
+        const outcome = await this.handOff.run()
+        if (outcome.kind === 'sent') this.briefs.showStatus()
+        return describeHandoff(outcome)
+      }
       case 'preview':
         return describePreview(await this.handOff.preview())
       case 'needs':

@@ -8,16 +8,16 @@ import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '.
 import type { Host } from '../ports/host.port'
 import type { Venture } from '../domain/project'
 import { showStatusLine, type BriefState } from './brief-service'
-import type { ConversationState } from './conversation-store'
+import type { ConversationReads } from './conversation-state'
 import type { Settings } from './settings'
-import type { StartState } from './start-session'
+import type { StartReads } from './start-session'
 
 export class KeyWatch implements HarkGateway {
   constructor(
     private readonly inner: HarkGateway,
     private readonly briefs: BriefState,
-    private readonly start: StartState,
-    private readonly conversation: ConversationState,
+    private readonly start: StartReads,
+    private readonly conversation: ConversationReads,
     private readonly settings: Settings,
     private readonly host: Host,
   ) {}

@@ -5,14 +5,15 @@
  * which the hook runs first.)
  */
 import { noteSession } from '../domain/conversation/record'
-import type { ConversationState, ConversationStore } from './conversation-store'
-import type { StartState } from './start-session'
+import type { ConversationReads } from './conversation-state'
+import type { RecordRepository } from './record-repository'
+import type { StartReads } from './start-session'
 
 export class NotePrompt {
   constructor(
-    private readonly start: StartState,
-    private readonly conversation: ConversationState,
-    private readonly store: ConversationStore,
+    private readonly start: StartReads,
+    private readonly conversation: ConversationReads,
+    private readonly store: RecordRepository,
   ) {}
 
   async run(): Promise<void> {

@@ -4,8 +4,10 @@
  */
 import { renderBriefBlock, renderRecapBlock } from '../domain/brief'
 import type { BriefState } from './brief-service'
-import { STORE_WAIT_MS, type ConversationStore } from './conversation-store'
-import type { StartState } from './start-session'
+import type { ConversationReads } from './conversation-state'
+import type { RecordRepository } from './record-repository'
+import { STORE_WAIT_MS } from './store-calls'
+import type { BriefOwedWrites } from './start-session'
 
 export interface ContextBlock {
   readonly name: string
@@ -16,9 +18,10 @@ export const BLOCK_NAME = 'hark'
 
 export class ProvideContext {
   constructor(
-    private readonly start: StartState,
+    private readonly start: BriefOwedWrites,
     private readonly briefs: BriefState,
-    private readonly store: ConversationStore,
+    private readonly conversation: ConversationReads,
+    private readonly store: RecordRepository,
   ) {}
 
   /**
@@ -41,7 +44,7 @@ export class ProvideContext {
     const brief = this.briefs.brief
     if (project === undefined || brief === undefined) return blocks
     let text = renderBriefBlock(project.venture, brief)
-    if (this.store.view?.recapPending === true) {
+    if (this.conversation.view?.recapPending === true) {
       text = renderRecapBlock(project.venture, brief)
       await this.store.recapGiven(STORE_WAIT_MS)
     }

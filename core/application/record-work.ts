@@ -8,16 +8,17 @@ import { addEntry, noteSession, setNotes } from '../domain/conversation/record'
 import { markHandedOff } from '../domain/conversation/merge'
 import { workFromBash, type BashReport } from '../domain/bash-report'
 import { cleanNotes } from '../domain/notes'
-import type { ConversationState, ConversationStore } from './conversation-store'
+import type { ConversationReads } from './conversation-state'
+import type { RecordRepository } from './record-repository'
 import type { Settings } from './settings'
-import type { StartState } from './start-session'
+import type { StartReads } from './start-session'
 
 export class RecordWork {
   constructor(
-    private readonly start: StartState,
-    private readonly conversation: ConversationState,
+    private readonly start: StartReads,
+    private readonly conversation: ConversationReads,
     private readonly settings: Settings,
-    private readonly store: ConversationStore,
+    private readonly store: RecordRepository,
   ) {}
 
   /** After a Bash command ran. */

@@ -1,30 +1,21 @@
 /**
- * Starting the plugin for a conversation (SPEC.md: session.start; One conversation, several
- * processes): find the project file, load the conversation's state from the store and prune it,
- * and get the brief, from Hark or, under the reuse rule, from the store.
+ * Starting the plugin for a conversation (SPEC.md: session.start; One conversation, several processes):
+ * find the project (./find-project), load the conversation from the store and tidy the store
+ * (./load-conversation), and get the brief, from Hark or, under the reuse rule, from the store (BriefService).
  *
- * State, by lifetime: `PluginLoad` lives as long as the plugin load (when it loaded, whether the
- * agent view's placeholder was released); `StartState` as long as the conversation (its phase, the
- * project, the start in progress). Both are changed by StartSession alone; everyone else reads.
+ * State, by lifetime: `PluginLoad` lives as long as the plugin load (when it loaded, whether the agent view's
+ * placeholder was released; written by LoadConversation); `StartState` as long as the conversation (its
+ * phase, the project, the start in progress; written by StartSession, and the brief owed by ProvideContext
+ * through `BriefOwedWrites`). Everyone else is handed `StartReads` and `PluginLoadReads`.
  */
-import { briefFromText } from '../domain/brief'
-import { conversationKeyInput, conversationKeyOf } from '../domain/conversation/keys'
-import { canReuseBrief } from '../domain/conversation/prune'
-import type { CachedBrief } from '../domain/conversation/sanitize'
-import { withoutControls } from '../domain/item'
-import { pathRules, placePath, type PathRules } from '../domain/paths'
-import { parseProjectFile, projectFileCandidates, projectRef, type ProjectRef } from '../domain/project'
+import type { ProjectRef } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
-import type { Entropy } from '../ports/entropy.port'
-import type { Files } from '../ports/files.port'
 import type { Host } from '../ports/host.port'
-import type { SessionInfo } from '../ports/session.port'
 import type { BriefService } from './brief-service'
-import { STORE_WAIT_EXIT_MS, type ConversationStore } from './conversation-store'
-import type { DeliverLater } from './deliver-later'
-import type { ProjectPaths } from './project-paths'
 import { describeError, within } from './deadline'
-import type { Settings } from './settings'
+import type { FindProject } from './find-project'
+import type { LoadConversation } from './load-conversation'
+import { STORE_WAIT_EXIT_MS } from './store-calls'
 
 export const COMMAND_NAME = 'hark'
 /** How long the first message waits for pruning at most (ms); pruning goes on behind it. */
@@ -47,28 +38,47 @@ export type Phase =
   | 'active'
 
 /** What the plugin load knows of starting, whatever conversation it runs. */
-export class PluginLoad {
-  private loadedAt: number | undefined
-  private released = false
-
-  /** When the plugin loaded (epoch ms; the first start's clock): part of this process's record key. */
-  loadTime(now: number): number {
-    this.loadedAt ??= now
-    return this.loadedAt
-  }
-
+export interface PluginLoadReads {
   /** The agent view's placeholder got a task: later conversations of this load start for real. */
-  get placeholderReleased(): boolean {
-    return this.released
-  }
+  readonly placeholderReleased: boolean
+}
 
-  releasePlaceholder(): void {
-    this.released = true
-  }
+export class PluginLoad implements PluginLoadReads {
+  /** When the plugin loaded (epoch ms; the first start's clock): part of this process's record key. */
+  loadedAt: number | undefined
+  placeholderReleased = false
+}
+
+/** What everyone reads of the conversation's start. */
+export interface StartReads {
+  readonly phase: Phase
+  /** Why the plugin is idle, for /hark. */
+  readonly idleReason: IdleReason | undefined
+  /** The project file found at start (also when idle for want of a key). */
+  readonly project: ProjectRef | undefined
+  /** The project while the conversation is active (in a Hark project, with a key); else undefined. */
+  readonly activeProject: ProjectRef | undefined
+  /**
+   * The conversation ended (`/clear`, a resume): what its start still has running writes nothing more and
+   * shows nothing more (the next conversation has the store and the status line).
+   */
+  readonly ended: boolean
+  /** The start in progress or done; resolved when none began. Never rejects. */
+  started(): Promise<void>
+  /**
+   * The start's housekeeping (pruning the store, sending handoffs kept for later), each part bounded;
+   * resolved when none began. Never rejects. The handoff waits for it; the first context does not.
+   */
+  housekeeping(): Promise<void>
+}
+
+/** ProvideContext's one write: the first message's context carried the brief, so no prompt owes it any more. */
+export interface BriefOwedWrites extends StartReads {
+  briefGiven(): void
 }
 
 /** One conversation's start: its phase, the project it found, and the start in progress. */
-export class StartState {
+export class StartState implements BriefOwedWrites {
   private current: Phase = 'unstarted'
   private reason: IdleReason | undefined
   private found: ProjectRef | undefined
@@ -80,69 +90,46 @@ export class StartState {
   get phase(): Phase {
     return this.current
   }
-  /** Why the plugin is idle, for /hark. */
   get idleReason(): IdleReason | undefined {
     return this.reason
   }
-  /** The project file found at start (also when idle for want of a key). */
   get project(): ProjectRef | undefined {
     return this.found
   }
-  /** The project while the conversation is active (in a Hark project, with a key); else undefined. */
   get activeProject(): ProjectRef | undefined {
     return this.current === 'active' ? this.found : undefined
   }
-  /**
-   * The conversation ended (`/clear`, a resume): what its start still has running writes nothing more and
-   * shows nothing more (the next conversation has the store and the status line).
-   */
   get ended(): boolean {
     return this.over
   }
-
-  /** The first message's context carried the brief: no prompt owes it any more (ProvideContext). */
-  briefGiven(): void {
-    this.owed = false
-  }
-
-  /** Called by the composition root when it drops this conversation. */
-  end(): void {
-    this.over = true
-  }
-
-  /** The start in progress or done; resolved when none began. Never rejects. */
   started(): Promise<void> {
     return this.starting ?? Promise.resolve()
   }
-
-  /**
-   * The start's housekeeping (pruning the store, sending handoffs kept for later), each part bounded;
-   * resolved when none began. Never rejects. The handoff waits for it; the first context does not.
-   */
   housekeeping(): Promise<void> {
     return this.chores ?? Promise.resolve()
   }
 
-  /** @internal StartSession's own writes. */
+  briefGiven(): void {
+    this.owed = false
+  }
+  end(): void {
+    this.over = true
+  }
   oweBrief(): void {
     this.owed = true
   }
-  /** @internal */
   takeOwedBrief(): boolean {
     const owed = this.owed
     this.owed = false
     return owed
   }
-  /** @internal */
   beginHousekeeping(chores: Promise<void>): void {
     this.chores = chores.catch(() => undefined)
   }
-  /** @internal */
   begin(run: () => Promise<void>): Promise<void> {
     this.starting ??= run()
     return this.starting
   }
-  /** @internal */
   moveTo(phase: Phase, details: { project?: ProjectRef; reason?: IdleReason } = {}): void {
     this.current = phase
     if (details.project !== undefined) this.found = details.project
@@ -152,27 +139,14 @@ export class StartState {
   }
 }
 
-/** What the conversation key is made of besides the project's root (SPEC.md: finding the conversation). */
-interface LaunchFacts {
-  readonly now: number
-  readonly sessionId: string
-  readonly launched: number | undefined
-}
-
 export class StartSession {
   constructor(
-    private readonly load: PluginLoad,
     private readonly state: StartState,
-    private readonly settings: Settings,
-    private readonly session: SessionInfo,
-    private readonly files: Files,
+    private readonly find: FindProject,
+    private readonly conversation: LoadConversation,
+    private readonly briefs: BriefService,
     private readonly host: Host,
     private readonly clock: Clock,
-    private readonly entropy: Entropy,
-    private readonly store: ConversationStore,
-    private readonly briefs: BriefService,
-    private readonly paths: ProjectPaths,
-    private readonly delivery: DeliverLater,
   ) {}
 
   /**
@@ -217,7 +191,7 @@ export class StartSession {
     if (this.state.phase !== 'placeholder') return
     this.state.moveTo('unstarted')
     this.state.oweBrief()
-    this.load.releasePlaceholder()
+    this.conversation.releasePlaceholder()
     await this.ensureStarted()
   }
 
@@ -241,121 +215,39 @@ export class StartSession {
     return this.state.takeOwedBrief()
   }
 
+  /** The conversation ended (`/clear`, a resume): what its start still has running writes and shows nothing more. */
+  end(): void {
+    this.state.end()
+  }
+
   private async start(cwd?: string): Promise<void> {
-    // Independent look-ups go out together: each `$` call is a round trip to the engine.
-    const [placeholder, platform, folder] = await Promise.all([
-      this.load.placeholderReleased ? false : this.isPlaceholder(),
-      this.session.platform().catch(() => undefined),
-      cwd ?? this.session.cwd(),
-    ])
-    if (placeholder) {
-      this.state.moveTo('placeholder')
-      return
-    }
-    const rules = pathRules(platform, folder)
-    if (placePath(folder, '/', rules) === undefined) {
-      this.state.moveTo('idle', { reason: 'unplaced-folder' })
-      this.host.log(`Hark: the session folder ${withoutControls(folder).slice(0, 200)} is a network share or a device path, which the plugin does not read, so nothing is sent. Open the project through a drive letter to use Hark.`)
+    const place = await this.find.place(cwd)
+    if (place === 'placeholder' || place === undefined) {
+      this.state.moveTo(place === undefined ? 'idle' : 'placeholder', place === undefined ? { reason: 'unplaced-folder' } : {})
       return
     }
     // What the conversation's key needs besides the project is asked while the project file is looked for.
-    const launch = this.launchFacts()
-    launch.catch(() => undefined) // awaited only when a project is found
-    const project = await this.findProject(folder, rules)
+    const launch = this.conversation.launch()
+    const project = await this.find.project(place)
     if (project === undefined) {
       this.state.moveTo('idle', { reason: 'no-project' })
       return
     }
-    if (this.settings.accessKey === undefined) {
+    if (!this.find.keySet(project)) {
       this.state.moveTo('idle', { project, reason: 'no-key' })
       this.briefs.showStatus()
-      this.host.log(`Hark: project ${project.venture} found, but no access key is set, so nothing is sent. Run /plugin configure hark-memory@hark to add it.`)
       return
     }
     // The project's cached brief is read while the conversation loads (the reuse rule needs both).
-    const cached = this.store.readBrief(project.venture)
-    const sessionId = await this.loadConversation(project, rules, launch)
+    const cached = this.briefs.cached(project.venture)
+    const loaded = await this.conversation.open(project, place.rules, launch)
     if (this.state.ended) return
     this.state.moveTo('active', { project })
-    // The brief request goes out now (nothing waits on Hark: issue 11, docs/engine.md), while this process's
-    // record is stored. Pruning, and the handoffs that could not reach Hark before (issue 12 §2), go
-    // alongside, each bounded: housekeeping, which the first message's context does not wait for, and
-    // the handoff does (within the exit window), as they may claim this conversation's segment.
-    this.briefs.beginFirst(() => this.getBrief(project, cached))
-    this.state.beginHousekeeping(
-      Promise.all([
-        within(this.clock, PRUNE_WAIT_MS, () => this.store.prune()),
-        within(this.clock, PRUNE_WAIT_MS, () => this.delivery.run(project.venture)),
-      ]).then(() => undefined),
-    )
-    await this.store.join(sessionId)
-  }
-
-  private async isPlaceholder(): Promise<boolean> {
-    try {
-      return (await this.session.isPlaceholderSource()) && (await this.session.turns()) === 0
-    } catch {
-      return false
-    }
-  }
-
-  /**
-   * SPEC.md, Setup 1: `.hark/project` or `.hark`, in the session's folder, then each parent; the nearest
-   * that names a project wins. Every candidate is asked for at once (each read is a round trip to the engine,
-   * and a folder ten levels deep that holds no project, like most folders Claude Code starts in, has twenty),
-   * and the answers are taken nearest first: the start goes on once the nearest project file and every
-   * nearer place have answered, whatever a slower folder further up (a network mount) still does.
-   */
-  private async findProject(cwd: string, rules: PathRules): Promise<ProjectRef | undefined> {
-    const candidates = projectFileCandidates(cwd, rules)
-    const reads = candidates.map((candidate) => this.files.readText(candidate.path))
-    for (const [i, candidate] of candidates.entries()) {
-      const text = await reads[i]
-      if (text === undefined) continue
-      const venture = parseProjectFile(candidate.kind, text)
-      if (venture !== undefined) return projectRef(candidate, venture)
-      if (candidate.kind === 'project') this.host.log(`Hark: ${candidate.path} names no project code; looking further up.`)
-    }
-    return undefined
-  }
-
-  /**
-   * Reads the conversation's records (this process's own is stored by `join`; the store is pruned
-   * alongside the brief); resolves the session id. The conversation key is the same for every spelling of the project's folder (SPEC.md: finding the
-   * conversation), so a background process or `--resume` that reports it otherwise still shares it.
-   */
-  private async loadConversation(project: ProjectRef, rules: PathRules, launch: Promise<LaunchFacts>): Promise<string> {
-    const [{ now, sessionId, launched }, root] = await Promise.all([launch, this.paths.settle(project.root, rules)])
-    const key = conversationKeyOf(await this.entropy.sha256(conversationKeyInput(root, launched ?? now)))
-    if (key === undefined) throw new Error('the conversation key is not a SHA-256 digest')
-    await this.store.open(key, this.load.loadTime(now), sessionId)
-    return sessionId
-  }
-
-  /** The time, the session id and when the session was launched: what the conversation key is made of. */
-  private async launchFacts(): Promise<LaunchFacts> {
-    const [now, sessionId, launched] = await Promise.all([
-      this.clock.now(),
-      this.session.id().catch(() => 'unknown'),
-      this.session.startedAt().catch(() => undefined),
-    ])
-    return { now, sessionId, launched }
-  }
-
-  /** SPEC.md: fetch the brief, unless another process's fresh one (`cached`, read meanwhile) can be reused. */
-  private async getBrief(project: ProjectRef, cached: Promise<CachedBrief | undefined>): Promise<void> {
-    const reused = await this.reusableBrief(await cached)
-    if (reused) return
-    await this.briefs.fetch('at session start')
-  }
-
-  private async reusableBrief(cached: CachedBrief | undefined): Promise<boolean> {
-    const view = this.store.view
-    const now = await this.clock.now()
-    if (view === undefined || cached === undefined || !canReuseBrief(view, cached, now)) return false
-    const brief = briefFromText(cached.text)
-    if (brief === undefined) return false
-    this.briefs.reuse(brief)
-    return true
+    // The brief request goes out now (nothing waits on Hark: docs/engine.md), while this process's record
+    // is stored. The housekeeping goes alongside: the first message's context does not wait for it, and the
+    // handoff does (within the exit window), as it may claim this conversation's segment.
+    this.briefs.beginAtStart(cached)
+    this.state.beginHousekeeping(this.conversation.housekeeping(project.venture))
+    await this.conversation.join(loaded)
   }
 }

@@ -1,12 +1,14 @@
-// ConversationStore.claimFirst: the first claim under a prefix wins, whoever asks after it loses; a claim
+// Claims.claimFirst: the first claim under a prefix wins, whoever asks after it loses; a claim
 // older than 30 s (a process that died holding it) no longer counts. Used for handoffs delivered later.
 import { describe, expect, test } from 'vitest'
-import { ConversationState, ConversationStore, StoreHealth } from '../../core/application/conversation-store'
+import { Claims, HeldClaims } from '../../core/application/claims'
+import { ConversationState } from '../../core/application/conversation-state'
+import { StoreCalls, StoreHealth } from '../../core/application/store-calls'
 import type { Clock } from '../../core/ports/clock.port'
 import type { Host } from '../../core/ports/host.port'
 import type { KeyValueStore } from '../../core/ports/store.port'
 
-function processOver(data: Map<string, unknown>, clock: { now: number }, random: string): ConversationStore {
+function processOver(data: Map<string, unknown>, clock: { now: number }, random: string): Claims {
   const store: KeyValueStore = {
     get: async (k) => data.get(k),
     set: async (k, v) => void data.set(k, v),
@@ -15,7 +17,7 @@ function processOver(data: Map<string, unknown>, clock: { now: number }, random:
   }
   const time: Clock = { now: async () => clock.now, sleep: (_ms, signal) => new Promise((done) => signal?.addEventListener('abort', () => done())) }
   const host: Host = { status: () => undefined, log: () => undefined, ask: async () => 'Allow', registerCommand: async () => undefined, refreshContext: () => undefined }
-  return new ConversationStore(store, time, { randomHex: (n) => random.repeat(n).slice(0, n), sha256: async () => 'a'.repeat(64) }, host, new StoreHealth(), new ConversationState())
+  return new Claims(new StoreCalls(store, time, host, new StoreHealth()), time, { randomHex: (n) => random.repeat(n).slice(0, n), sha256: async () => 'a'.repeat(64) }, new ConversationState(), new HeldClaims())
 }
 
 describe('claimFirst', () => {

@@ -2,7 +2,8 @@
 // to a background process, even while the start is still held up (a slow store): it is read first.
 import * as td from 'testdouble'
 import { expect, test } from 'vitest'
-import { ConversationState, type ConversationStore } from '../../core/application/conversation-store'
+import { ConversationState } from '../../core/application/conversation-state'
+import type { RecordRepository } from '../../core/application/record-repository'
 import { DetectMove } from '../../core/application/detect-move'
 import { StartState } from '../../core/application/start-session'
 import type { Clock } from '../../core/ports/clock.port'
@@ -18,7 +19,7 @@ test('a start that has not finished does not hide a move the transcript shows', 
   const files: Files = { readText: async () => undefined, realPath: async () => undefined, size: async () => moved.length, readRange: async () => moved }
   // Every wait runs out at once.
   const clock: Clock = { now: async () => 0, sleep: async () => undefined }
-  await new DetectMove(start, conversation, files, td.object<ConversationStore>(), clock).run('/t/transcript.jsonl')
+  await new DetectMove(start, conversation, files, td.object<RecordRepository>(), clock).run('/t/transcript.jsonl')
   expect(conversation.moved).toBe(true)
 })
 
@@ -26,7 +27,7 @@ test('an idle session reads nothing', async () => {
   const start = new StartState()
   start.moveTo('idle', { reason: 'no-project' })
   const files = td.object<Files>()
-  await new DetectMove(start, new ConversationState(), files, td.object<ConversationStore>(), { now: async () => 0, sleep: async () => undefined }).run('/t/x.jsonl')
+  await new DetectMove(start, new ConversationState(), files, td.object<RecordRepository>(), { now: async () => 0, sleep: async () => undefined }).run('/t/x.jsonl')
   td.verify(files.size(td.matchers.anything()), { times: 0 })
 })
 
@@ -34,7 +35,7 @@ test('found by review: with no transcript to read and the store queue stuck, the
   const start = new StartState()
   start.moveTo('active', { project: { venture: 'V-012' as never, root: '/p', file: '/p/.hark/project' } })
   const conversation = new ConversationState()
-  const store = td.object<ConversationStore>()
+  const store = td.object<RecordRepository>()
   // The refresh waits behind saves that never end; it is read ahead for the handoff too.
   td.when(store.refresh(td.matchers.anything())).thenReturn(new Promise(() => undefined))
   const files: Files = { readText: async () => undefined, realPath: async () => undefined, size: async () => undefined, readRange: async () => undefined }

@@ -5,7 +5,8 @@
 import { describe, expect, test } from 'vitest'
 import { GuardEdit, GuardState, STOP } from '../../core/application/guard-edit'
 import type { BriefState } from '../../core/application/brief-service'
-import type { ConversationState, ConversationStore } from '../../core/application/conversation-store'
+import type { ConversationState } from '../../core/application/conversation-state'
+import type { RecordRepository } from '../../core/application/record-repository'
 import type { ProjectPaths } from '../../core/application/project-paths'
 import type { StartState } from '../../core/application/start-session'
 import type { Brief } from '../../core/domain/brief'
@@ -39,7 +40,7 @@ function world(briefNow: Brief) {
   const host = { ask: async () => STOP, log: (line: string) => void said.push(line) } as unknown as Host
   const clock = { now: async () => 1_000, sleep: async () => undefined } as unknown as Clock
   const paths = { relative: async (p: string) => p } as unknown as ProjectPaths
-  const guard = new GuardEdit(state, start, {} as ConversationState, briefs, hark, {} as ConversationStore, clock, host, paths)
+  const guard = new GuardEdit(state, start, {} as ConversationState, briefs, hark, {} as RecordRepository, clock, host, paths)
   return { guard, order, said, answers, briefs: briefs as { brief: Brief } }
 }
 

@@ -5,7 +5,14 @@
 import * as td from 'testdouble'
 import { afterEach, describe, expect, test } from 'vitest'
 import { BriefService, BriefState } from '../../core/application/brief-service'
-import { ConversationState, ConversationStore, StoreHealth } from '../../core/application/conversation-store'
+import { BriefCache } from '../../core/application/brief-cache'
+import { Claims, HeldClaims } from '../../core/application/claims'
+import { ConversationState } from '../../core/application/conversation-state'
+import { ClaimAhead, HandoffClaim } from '../../core/application/handoff-claim'
+import { HandoffRequest } from '../../core/application/handoff-request'
+import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
+import { StoreCalls, StoreHealth } from '../../core/application/store-calls'
+import { UndeliveredStore } from '../../core/application/undelivered-store'
 import { HandOff, type ExitWindow } from '../../core/application/hand-off'
 import { describePreview } from '../../core/application/hark-command'
 import { CLOSE_REASON, type HandoffPayload } from '../../core/domain/handoff'
@@ -70,12 +77,16 @@ function world(storeMs: number, { waitsEnd = false, holdClaim = false } = {}) {
   const key = recordKey(CONV, START, 'aaaa')
   const record = addEntry(newRecord(ID1), file('src/a.ts'), START)
   conversation.begin({ key: CONV, recordKey: key, sessionId: 'S1' }, record, mergeConversation(key, record, new Map()))
-  const health = new StoreHealth()
-  const conversations = new ConversationStore(store, clock, entropy, host, health, conversation)
+  const health = new SaveQueue()
+  const storeCalls = new StoreCalls(store, clock, host, new StoreHealth())
+  const records = new RecordRepository(storeCalls, clock, entropy, host, health, conversation)
+  const conversations = new Claims(storeCalls, clock, entropy, conversation, new HeldClaims())
   const settings = {}
-  const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, conversations, clock, host)
+  const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, records, new BriefCache(storeCalls), clock, host)
   const paths = new ProjectPaths(new PathState(), td.object<Files>(), td.object<SessionInfo>())
-  const handOff = new HandOff(start, conversation, hark, conversations, clock, host, briefs, settings, paths)
+  const claim = new HandoffClaim(start, conversation, records, conversations, briefs, clock, new ClaimAhead())
+  const request = new HandoffRequest(hark, host, settings, paths, new UndeliveredStore(storeCalls, conversations, clock, entropy), conversation)
+  const handOff = new HandOff(start, conversation, records, claim, request, clock)
   /** The exit window ending at `end` on this clock. */
   const exitBy = (end: number): ExitWindow => ({ left: () => Math.max(0, end - now) })
   return { handOff, hark, host, health, start, conversation, conversations, data, calls, exitBy, release: () => release(), elapsed: () => now - START }

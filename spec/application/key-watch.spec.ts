@@ -4,7 +4,7 @@
 import * as td from 'testdouble'
 import { afterEach, describe, expect, test } from 'vitest'
 import { BriefState } from '../../core/application/brief-service'
-import { ConversationState } from '../../core/application/conversation-store'
+import { ConversationState } from '../../core/application/conversation-state'
 import { KeyWatch } from '../../core/application/key-watch'
 import { StartState } from '../../core/application/start-session'
 import type { HarkGateway, HarkResult } from '../../core/ports/hark.port'

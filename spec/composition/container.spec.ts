@@ -56,7 +56,7 @@ describe('one hook call', () => {
     const w = world()
     const { ports } = w.call()
     const byClass = instancesByClass(w.app.useCases(ports), ports)
-    for (const name of ['ConversationStore', 'BriefService', 'McpHarkGateway', 'StartSession', 'HandOff', 'GuardEdit', 'StartState', 'ConversationState', 'StoreHealth']) {
+    for (const name of ['RecordRepository', 'StoreCalls', 'Claims', 'BriefService', 'McpHarkGateway', 'StartSession', 'HandOff', 'GuardEdit', 'StartState', 'ConversationState', 'StoreHealth']) {
       expect(byClass.get(name)?.size, name).toBe(1)
     }
     for (const [name, set] of byClass) expect(set.size, name).toBe(1)
@@ -69,12 +69,13 @@ describe('one hook call', () => {
     const a = w.app.useCases(first.ports)
     const b = w.app.useCases(second.ports)
     expect(field(a.guard, 'store')).not.toBe(field(b.guard, 'store'))
-    expect(field(field(b.guard, 'store'), 'store')).toBe(second.ports.store)
+    expect(field(field(field(b.guard, 'store'), 'calls'), 'store')).toBe(second.ports.store)
     expect(field(field(b.guard, 'store'), 'clock')).toBe(second.ports.clock)
     // The conversation's state and the load's are shared.
     expect(field(a.guard, 'state')).toBe(field(b.guard, 'state'))
     expect(field(a.guard, 'conversation')).toBe(field(b.guard, 'conversation'))
-    expect(field(field(a.guard, 'store'), 'health')).toBe(field(field(b.guard, 'store'), 'health'))
+    expect(field(field(a.guard, 'store'), 'saves')).toBe(field(field(b.guard, 'store'), 'saves'))
+    expect(field(field(field(a.guard, 'store'), 'calls'), 'health')).toBe(field(field(field(b.guard, 'store'), 'calls'), 'health'))
   })
 })
 
@@ -86,8 +87,8 @@ describe('the conversation', () => {
     const after = w.app.useCases(w.call().ports)
     for (const owner of ['state', 'start', 'conversation', 'briefs'] as const) expect(field(after.guard, owner)).not.toBe(field(before.guard, owner))
     expect(field(after.command, 'link')).toBe(field(before.command, 'link'))
-    expect(field(after.start, 'load')).toBe(field(before.start, 'load'))
-    expect(field(field(after.guard, 'store'), 'health')).toBe(field(field(before.guard, 'store'), 'health'))
+    expect(field(field(after.start, 'conversation'), 'load')).toBe(field(field(before.start, 'conversation'), 'load'))
+    expect(field(field(after.guard, 'store'), 'saves')).toBe(field(field(before.guard, 'store'), 'saves'))
   })
 
   test('a started conversation is seen by later calls; after endConversation the next call starts a new one', async () => {

@@ -96,18 +96,30 @@ export function conversationKeyInput(projectRoot: string, startedAt: number): st
   return `hark-memory conversation\n${projectRoot}\n${startedAt}`
 }
 
+/** The start of every claim key for one segment of a conversation. */
+export function claimPrefix(conversation: ConversationKey, segment: number): string {
+  return `${CLAIM_PREFIX}${conversation}:${segment}:`
+}
+
 /**
- * SPEC.md: the first claim the store holds wins (keys keep the order they were first set); a claim
- * older than 30 seconds is ignored. Returns the winning claim's key for `segment`, if any.
+ * SPEC.md: the first claim the store holds wins (keys keep the order they were first set); a claim older
+ * than 30 seconds is ignored. Returns the first fresh claim of the keys `<prefix><time>:<random>`, if any.
  */
-export function claimWinner(keys: readonly string[], conversation: ConversationKey, segment: number, now: number): string | undefined {
+export function firstClaim(keys: readonly string[], prefix: string, now: number): string | undefined {
   for (const key of keys) {
-    const claim = parseClaimKey(key)
-    if (claim === undefined || claim.conversation !== conversation || claim.segment !== segment) continue
+    if (!key.startsWith(prefix)) continue
+    const [time, random, ...rest] = key.slice(prefix.length).split(':')
+    const at = whole(time)
+    if (at === undefined || random === undefined || !TOKEN.test(random) || rest.length > 0) continue
     // Older than 30 s: left by a process that died mid-handoff. Dated well ahead of now: a clock or a
-    // writer gone wrong; neither may hold the conversation's handoff.
-    if (now - claim.time > CLAIM_TTL_MS || claim.time - now > CLAIM_TTL_MS) continue
+    // writer gone wrong; neither may hold the work.
+    if (now - at > CLAIM_TTL_MS || at - now > CLAIM_TTL_MS) continue
     return key
   }
   return undefined
+}
+
+/** The winning claim's key for `segment` of the conversation, if any (`firstClaim`). */
+export function claimWinner(keys: readonly string[], conversation: ConversationKey, segment: number, now: number): string | undefined {
+  return firstClaim(keys, claimPrefix(conversation, segment), now)
 }

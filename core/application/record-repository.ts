@@ -1,0 +1,249 @@
+/**
+ * The conversation's records in the plugin's store (SPEC.md: What it stores; One conversation, several
+ * processes): this process's own record, read back merged with the others' (`mergeConversation`) and written
+ * under its own key only. Every call takes what it works on as arguments and returns what it read; none
+ * depends on an earlier call of the same hook. Saves run one at a time (`SaveQueue`). A refused write of
+ * the record is a refusal of the conversation (this process then hands off its own work); a write that is
+ * only slow outside the exit is not: the record counts as stored once the write lands.
+ *
+ * State: `ConversationState` (./conversation-state) for the conversation, `SaveQueue` for the plugin load;
+ * RecordRepository, built for each hook call, is the only writer of both.
+ */
+import { parseRecordKey, recordKey as makeRecordKey, newConversationId, type ConversationKey } from '../domain/conversation/keys'
+import { newRecord, noteSession, type ConversationRecord, type ConversationView } from '../domain/conversation/record'
+import { absorb, conversationIdOf, mergeConversation } from '../domain/conversation/merge'
+import { sanitizeRecord } from '../domain/conversation/sanitize'
+import type { Clock } from '../ports/clock.port'
+import type { Entropy } from '../ports/entropy.port'
+import type { Host } from '../ports/host.port'
+import { describeError, within } from './deadline'
+import type { ConversationState, Others } from './conversation-state'
+import type { StoreCallOptions, StoreCalls } from './store-calls'
+
+/** What a change to this process's record may look at: the other records and the merge before it. */
+export interface ChangeContext {
+  readonly others: Others
+  readonly view: ConversationView
+  readonly now: number
+  readonly recordKey: string
+}
+export type RecordChange = (record: ConversationRecord, context: ChangeContext) => ConversationRecord
+
+/** Options of a save: a store call's, and `over`, the other records as an earlier read found them (read afresh when absent). */
+export interface SaveOptions extends StoreCallOptions {
+  readonly over?: Others | undefined
+}
+
+/** The plugin load's save queue: every save of the record, and every read that must see them, one at a time. */
+export class SaveQueue {
+  private chain: Promise<unknown> = Promise.resolve()
+
+  /** Runs `work` after everything queued before it; resolves to its outcome. */
+  queue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work)
+    this.chain = run.catch(() => undefined)
+    return run
+  }
+}
+
+export class RecordRepository {
+  constructor(
+    private readonly calls: StoreCalls,
+    private readonly clock: Clock,
+    private readonly entropy: Entropy,
+    private readonly host: Host,
+    private readonly saves: SaveQueue,
+    private readonly conversation: ConversationState,
+  ) {}
+
+  /**
+   * SPEC.md, session.start: reads the conversation's records and keeps the conversation id the first
+   * process created (or creates it). Resolves to the records read, for `join`.
+   */
+  async open(key: ConversationKey, loadedAt: number, sessionId: string): Promise<Others> {
+    const recordKey = makeRecordKey(key, loadedAt, this.entropy.randomHex(8))
+    const others = (await this.read(key, recordKey)) ?? new Map<string, ConversationRecord>()
+    const record = newRecord(conversationIdOf(others) ?? newConversationId(this.entropy.randomHex(32)))
+    this.conversation.begin({ key, recordKey, sessionId }, record, mergeConversation(recordKey, record, others))
+    this.conversation.others = others
+    return others
+  }
+
+  /** Stores this process's record, noting its session, over the records `open` read. Whether the store took it. */
+  join(sessionId: string, others: Others): Promise<boolean> {
+    return this.save((r, { now }) => noteSession(r, sessionId, now), { over: others })
+  }
+
+  /** Every record of the conversation but `exceptKey`, sanitized; damaged ones are left out. Undefined: the store did not answer. */
+  private async read(conversation: ConversationKey, exceptKey: string, options: StoreCallOptions = {}): Promise<Map<string, ConversationRecord> | undefined> {
+    const keys = await this.calls.keys(options)
+    if (keys === undefined) return undefined
+    const mine = keys.filter((k) => parseRecordKey(k)?.conversation === conversation && k !== exceptKey)
+    const values = await this.calls.values(mine, options)
+    if (values === undefined) return undefined
+    const out = new Map<string, ConversationRecord>()
+    let damaged = false
+    mine.forEach((key, i) => {
+      const record = sanitizeRecord(values[i])
+      if (record !== undefined) out.set(key, record)
+      else if (values[i] !== undefined) damaged = true
+    })
+    if (damaged && this.calls.firstDamage()) {
+      this.host.log('Hark: the plugin store holds a damaged record of this conversation; it is ignored, and the work recorded elsewhere is kept.')
+    }
+    return out
+  }
+
+  /**
+   * The latest merge of every process's record into the view, reading only (a refused read leaves the view
+   * as it was). Queued with the saves, so it sees what this process saved before it. Resolves to the
+   * records read (undefined: none, or refused).
+   */
+  refresh(options: StoreCallOptions = {}): Promise<Others | undefined> {
+    return this.saves.queue(async () => {
+      const open = this.conversation.open
+      const others = open === undefined ? undefined : await this.read(open.key, open.recordKey, options)
+      if (others !== undefined) this.see(others)
+      return others
+    })
+  }
+
+  /** Merges `others` (as a read found them) with this process's record as it is now into the view. */
+  see(others: Others): void {
+    const open = this.conversation.open
+    const record = this.conversation.record
+    if (open === undefined || record === undefined) return
+    this.conversation.others = others
+    this.conversation.view = mergeConversation(open.recordKey, record, others)
+  }
+
+  /**
+   * classic.SessionEnd, where the exit chain begins: the other processes' records are read now (queued like
+   * `refresh`, reading only) for the handoff session.end runs next, which then sends end_session a read
+   * sooner. Not waited for by the hook.
+   */
+  readAhead(options: StoreCallOptions = {}): void {
+    const open = this.conversation.open
+    if (open === undefined) return
+    this.conversation.readAhead = this.saves.queue(() => this.read(open.key, open.recordKey, options)).catch(() => undefined)
+  }
+
+  /**
+   * The handoff's read: the records read ahead at the start of the exit chain when there are some (taken
+   * once), merged with this process's record as it is now; else `refresh`. Records another process saved
+   * since are not in the view: their work is not marked, and goes in a later handoff. Resolves to the records merged.
+   */
+  async refreshForHandoff(options: StoreCallOptions = {}): Promise<Others | undefined> {
+    const reading = this.conversation.readAhead
+    this.conversation.readAhead = undefined
+    const ahead = await reading
+    if (ahead === undefined) return this.refresh(options)
+    this.see(ahead)
+    return ahead
+  }
+
+  /** /hark handoff: what was read ahead for an exit that has not come is stale by the time it does. */
+  dropReadAhead(): void {
+    this.conversation.readAhead = undefined
+  }
+
+  /**
+   * Applies `change` to this process's record, merges the conversation's other records (`options.over`, or
+   * read now) into the view, and stores the record. The in-memory record changes even when the store
+   * refuses the write, so nothing recorded is lost for this process's own handoff. Resolves to whether the
+   * store took the write in its wait.
+   */
+  save(change: RecordChange = (r) => r, options: SaveOptions = {}): Promise<boolean> {
+    return this.saves.queue(() => this.saveNow(change, options))
+  }
+
+  /**
+   * `save`, but the caller waits at most `waitMs` in all (each store call is bounded by it too), a wait in
+   * the queue behind another save included; the save itself goes on.
+   */
+  async saveWithin(change: RecordChange, waitMs: number): Promise<boolean> {
+    const saving = this.save(change, { waitMs })
+    const result = await within(this.clock, waitMs, () => saving)
+    return result.done && result.value
+  }
+
+  /**
+   * Work a hook records (SPEC.md: prompt.submit, tool.call, turn.complete; the brief's note): the change is
+   * made to this process's record in memory at once, so the handoff has it whatever the store does, and the
+   * record is written in the save queue after the hook settles (a `$` call outlives its hook: docs/engine.md),
+   * so no hook waits for a store write. One write at most waits in the queue: it stores the record as it is
+   * when it runs, so a slow store builds no backlog. `at`: the time, when the caller has it. Never rejects:
+   * a change that throws is one log line, and nothing of it is kept.
+   */
+  async record(change: RecordChange, at?: number): Promise<void> {
+    const open = this.conversation.open
+    if (open === undefined || this.conversation.record === undefined) return
+    const now = at ?? (await this.clock.now())
+    const current = this.conversation.record
+    if (current === undefined) return
+    const others = this.conversation.others
+    let changed: ConversationRecord
+    try {
+      changed = change(current, { others, view: this.conversation.view ?? mergeConversation(open.recordKey, current, others), now, recordKey: open.recordKey })
+    } catch (error) {
+      this.host.log(`Hark: recording the session's work failed (${describeError(error)}); the session carries on.`)
+      return
+    }
+    this.conversation.record = changed
+    this.conversation.view = mergeConversation(open.recordKey, changed, others)
+    if (this.conversation.persistWaiting) return
+    this.conversation.persistWaiting = true
+    this.saves
+      .queue(() => {
+        this.conversation.persistWaiting = false
+        return this.saveNow((r) => r, {}, true)
+      })
+      .catch((error: unknown) => this.host.log(`Hark: storing the session's work failed (${describeError(error)}); the session carries on.`))
+  }
+
+  private async saveNow(change: RecordChange, options: SaveOptions, skipUnchanged = false): Promise<boolean> {
+    const open = this.conversation.open
+    if (open === undefined || this.conversation.record === undefined) return false
+    const others = options.over ?? (await this.read(open.key, open.recordKey, options)) ?? new Map<string, ConversationRecord>()
+    const { recordKey } = open
+    const now = options.at ?? (await this.clock.now())
+    // Read after the clock: a change `record` made meanwhile is kept.
+    const current = this.conversation.record
+    if (current === undefined) return false
+    this.conversation.others = others
+    const changed = change(current, { others, view: mergeConversation(recordKey, current, others), now, recordKey })
+    const record = absorb(changed, mergeConversation(recordKey, changed, others), now)
+    this.conversation.record = record
+    this.conversation.view = mergeConversation(recordKey, record, others)
+    // A queued write that finds the record as an earlier one stored it (that one ran after the change) writes nothing.
+    const signature = JSON.stringify({ ...record, savedAt: 0 })
+    if (skipUnchanged && signature === this.conversation.stored) return true
+    const written = await this.calls.set(recordKey, record, options)
+    if (written === 'stored') this.conversation.stored = signature
+    else if (written === 'refused') this.conversation.refused = true
+    // Slow, not refused: the record counts as stored once the write lands.
+    else void written.landed.then((landed) => (landed ? (this.conversation.stored = signature) : (this.conversation.refused = true)))
+    return written === 'stored'
+  }
+
+  /**
+   * The recap was given (SPEC.md: prompt.context): the view says so at once, so a second build of the
+   * context does not repeat it while the save waits on the store (at most `waitMs`).
+   */
+  async recapGiven(waitMs: number): Promise<void> {
+    const view = this.conversation.view
+    if (view === undefined) return
+    // Once: given covers the compaction that asked (recapAt), whatever the clock says.
+    const done = view.recapAt
+    this.conversation.view = { ...view, recapDoneAt: Math.max(view.recapDoneAt, done), recapPending: false }
+    await this.saveWithin((record, { now }) => ({ ...record, recapDoneAt: Math.max(now, done) }), waitMs)
+  }
+
+  /** The status changes in this process's memory (the record and the view) before, or at exit instead of, a save that stores it. */
+  noteStatus(status: NonNullable<ConversationRecord['status']>): void {
+    const { record, view } = this.conversation
+    if (record === undefined) return
+    this.conversation.record = { ...record, status }
+    if (view !== undefined) this.conversation.view = { ...view, status }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Every call the plugin makes to its store, bounded in time and never throwing (SPEC.md: What it stores;
+ * Limits). A store that is slow or refuses costs one log line for the load, and shortens later waits.
+ * What a refused write means is its caller's business: a refused record or claim is a refusal of the
+ * conversation (./record-repository, ./claims), a refused brief cache is not (./brief-cache).
+ *
+ * State: `StoreHealth` lives as long as the plugin load (the store is the same file for every conversation
+ * of this process); StoreCalls, built for each hook call over that call's store and clock, is its only writer.
+ */
+import type { Clock } from '../ports/clock.port'
+import type { Host } from '../ports/host.port'
+import type { KeyValueStore } from '../ports/store.port'
+import { describeError, within } from './deadline'
+
+/** How long a store call may take before the plugin goes on without it (ms). */
+export const STORE_WAIT_MS = 1_000
+/** SPEC.md: at exit, and for prompt.submit, each store write waits at most 150 ms. */
+export const STORE_WAIT_EXIT_MS = 150
+
+export interface StoreCallOptions {
+  readonly waitMs?: number
+  /** The time to use instead of asking the clock (epoch ms), where the caller has just read it. */
+  readonly at?: number
+  /** At exit (SPEC.md, Limits): a write still waiting when its wait ends counts as refused. */
+  readonly exit?: boolean
+}
+
+/**
+ * How a write went: stored; refused (the store said no, or at exit it did not answer in time); or, outside
+ * the exit, late: still going when its wait ended, `landed` telling later whether the store took it.
+ */
+export type Written = 'stored' | 'refused' | { readonly landed: Promise<boolean> }
+
+/** What the load's processes know of the store, read by /hark doctor. */
+export interface StoreHealthReads {
+  /** The store failed to answer in time once: later calls wait no longer than at exit. */
+  readonly slow: boolean
+}
+
+/** This process's standing with the store, for the plugin load. Written by StoreCalls alone. */
+export class StoreHealth implements StoreHealthReads {
+  slow = false
+  refused = false
+  warned = false
+  damageWarned = false
+}
+
+export class StoreCalls {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly clock: Clock,
+    private readonly host: Host,
+    private readonly health: StoreHealth,
+  ) {}
+
+  /**
+   * One store call, bounded: `options.waitMs` (default STORE_WAIT_MS), and no more than STORE_WAIT_EXIT_MS
+   * once the store has failed to answer in time or refused a write in this load, so a slow store costs one
+   * wait, not one per call.
+   */
+  private call<T>(work: () => Promise<T>, options: StoreCallOptions) {
+    const troubled = this.health.slow || this.health.refused
+    return within(this.clock, Math.min(options.waitMs ?? STORE_WAIT_MS, troubled ? STORE_WAIT_EXIT_MS : Number.POSITIVE_INFINITY), work).then((result) => {
+      if (!result.done && result.reason === 'timeout') this.health.slow = true
+      return result
+    })
+  }
+
+  /** Every key of the store, or undefined when the store did not answer (one log line at most). */
+  async keys(options: StoreCallOptions = {}): Promise<string[] | undefined> {
+    const keys = await this.call(() => this.store.keys(), options)
+    return keys.done ? keys.value : this.failed('read', keys.error)
+  }
+
+  /** The values stored under `keys` (untrusted), or undefined when the store did not answer. */
+  async values(keys: readonly string[], options: StoreCallOptions = {}): Promise<unknown[] | undefined> {
+    const values = await this.call(() => Promise.all(keys.map((k) => this.store.get(k))), options)
+    return values.done ? values.value : this.failed('read', values.error)
+  }
+
+  /** One value as stored (untrusted), or undefined. */
+  async get(key: string, options: StoreCallOptions = {}): Promise<unknown> {
+    return (await this.values([key], options))?.[0]
+  }
+
+  /** Stores `value` under `key` within the wait (see `Written`). */
+  async set(key: string, value: unknown, options: StoreCallOptions = {}): Promise<Written> {
+    // A throw is a refusal like a rejection.
+    const writing = new Promise<void>((done) => done(this.store.set(key, value)))
+    const result = await this.call(() => writing, options)
+    if (result.done) return 'stored'
+    if (result.reason === 'timeout' && options.exit !== true) {
+      return { landed: writing.then(() => true, (error: unknown) => (this.refusedWrite(error), false)) }
+    }
+    this.refusedWrite(result.error)
+    return 'refused'
+  }
+
+  /** Removes a key; false when the store did not take it. */
+  async delete(key: string, options: StoreCallOptions = {}): Promise<boolean> {
+    return (await this.call(() => this.store.delete(key), options)).done
+  }
+
+  /** A damaged value of the conversation was left out: true the first time only, for one log line. */
+  firstDamage(): boolean {
+    const first = !this.health.damageWarned
+    this.health.damageWarned = true
+    return first
+  }
+
+  private refusedWrite(error: unknown): void {
+    this.health.refused = true
+    this.failed('write', error)
+  }
+
+  private failed(what: 'read' | 'write', error: unknown): undefined {
+    if (this.health.warned) return undefined
+    this.health.warned = true
+    const why = error === undefined ? 'it did not answer in time' : describeError(error)
+    this.host.log(`Hark: the plugin store refused a ${what} (${why}); this session keeps its own work and hands it off itself.`)
+    return undefined
+  }
+}
