@@ -30,7 +30,7 @@ export function timedBest(run: () => void, boundMs: number): number {
 export const v = (code: string) => code as Venture
 
 /**
- * Lets work a call left running finish (a save the hook did not wait for: ConversationStore.record);
+ * Lets work a call left running finish (a save the hook did not wait for: RecordRepository.record);
  * the in-memory ports answer within a turn of the event loop.
  */
 export const settle = (turns = 3) => Array.from({ length: turns }).reduce<Promise<void>>((p) => p.then(() => new Promise<void>((done) => setTimeout(done, 0))), Promise.resolve())

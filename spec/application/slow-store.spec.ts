@@ -1,0 +1,119 @@
+// A store that is slow is not a store that refuses (docs/SPEC.md, Limits). What SPEC counts as refused stays
+// refused: a write the store gives up (Claude Code's lock not granted after about 0.7 s, a damaged file) and,
+// at exit, a claim still waiting after 150 ms; the process then hands off its own work. A write that only
+// outlasts its wait outside the exit is not: the process goes on with the shared records once it lands.
+// Every wait here ends at once when the work it bounds is not done, so "slow" is a write held by the spec.
+import { describe, expect, test } from 'vitest'
+import { BriefCache } from '../../core/application/brief-cache'
+import { Claims, HeldClaims } from '../../core/application/claims'
+import { ConversationState } from '../../core/application/conversation-state'
+import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
+import { StoreCalls, StoreHealth } from '../../core/application/store-calls'
+import { recordKey } from '../../core/domain/conversation/keys'
+import { mergeConversation } from '../../core/domain/conversation/merge'
+import { addEntry, newRecord } from '../../core/domain/conversation/record'
+import type { Clock } from '../../core/ports/clock.port'
+import type { Host } from '../../core/ports/host.port'
+import type { KeyValueStore } from '../../core/ports/store.port'
+import { CONV, file, ID1, settle } from '../support'
+
+const NOW = 1_000_000
+const KEY = recordKey(CONV, NOW, 'aaaa')
+
+/** One process over a store whose writes of keys matching `hold` wait for `land()` or `refuse()` (or, `refusing`, are refused at once). */
+function world(hold: RegExp, refusing = false) {
+  const data = new Map<string, unknown>()
+  const held: { key: string; value: unknown; done: () => void; fail: (e: Error) => void }[] = []
+  const store: KeyValueStore = {
+    get: async (k) => data.get(k),
+    set: (k, v) =>
+      refusing && hold.test(k)
+        ? Promise.reject(new Error('lock not granted'))
+        : hold.test(k)
+        ? new Promise<void>((done, fail) => held.push({ key: k, value: v, done: () => (data.set(k, v), done()), fail }))
+        : Promise.resolve(void data.set(k, v)),
+    delete: async (k) => void data.delete(k),
+    keys: async () => [...data.keys()],
+  }
+  const clock: Clock = { now: async () => NOW, sleep: async () => undefined }
+  const logs: string[] = []
+  const host: Host = { status: () => undefined, log: (line) => void logs.push(line), ask: async () => 'Allow', registerCommand: async () => undefined, refreshContext: () => undefined }
+  const conversation = new ConversationState()
+  const record = newRecord(ID1)
+  conversation.begin({ key: CONV, recordKey: KEY, sessionId: 'S1' }, record, mergeConversation(KEY, record, new Map()))
+  const calls = new StoreCalls(store, clock, host, new StoreHealth())
+  const entropy = { randomHex: (n: number) => 'c'.repeat(n), sha256: async () => CONV }
+  const records = new RecordRepository(calls, clock, entropy, host, new SaveQueue(), conversation)
+  const claims = new Claims(calls, clock, entropy, conversation, new HeldClaims())
+  return {
+    data,
+    logs,
+    conversation,
+    records,
+    claims,
+    cache: new BriefCache(calls),
+    land: () => held.splice(0).forEach((h) => h.done()),
+    refuse: () => held.splice(0).forEach((h) => h.fail(new Error('lock not granted'))),
+  }
+}
+
+const edit = (path: string) => (r: ReturnType<typeof newRecord>) => addEntry(r, file(path), NOW)
+
+describe('outside the exit', () => {
+  test('a record write that outlasts its wait and then lands is no refusal: no log line, and the record counts as stored', async () => {
+    const w = world(/^c:/)
+    expect(await w.records.save(edit('src/a.ts'))).toBe(false)
+    expect(w.conversation.refused).toBe(false)
+    w.land()
+    await settle()
+    expect(w.conversation.refused).toBe(false)
+    expect(w.logs).toEqual([])
+    expect(w.data.has(KEY)).toBe(true)
+    // The next save goes over the shared records as usual, and a claim is judged as usual.
+    expect(await w.records.save(edit('src/b.ts'))).toBe(false)
+    w.land()
+    expect(await w.claims.claim(0)).toMatchObject({ won: true, refused: false })
+  })
+
+  test('a record write that outlasts its wait and then is refused is a refusal, with one log line', async () => {
+    const w = world(/^c:/)
+    await w.records.save(edit('src/a.ts'))
+    w.refuse()
+    await settle()
+    expect(w.conversation.refused).toBe(true)
+    expect(w.logs).toEqual(['Hark: the plugin store refused a write (lock not granted); this session keeps its own work and hands it off itself.'])
+  })
+
+  test('a claim that outlasts its wait is judged once it lands', async () => {
+    const w = world(/^handoff:/)
+    const claiming = w.claims.claim(0)
+    await settle()
+    w.land()
+    expect(await claiming).toMatchObject({ won: true, refused: false })
+  })
+
+  test('a brief cache the store refuses costs the cache only: the conversation is not refused', async () => {
+    const w = world(/^brief:/)
+    const writing = w.cache.write('V-012', { text: 'brief', fetchedAt: NOW })
+    await settle()
+    w.refuse()
+    await writing
+    await settle()
+    expect(w.conversation.refused).toBe(false)
+  })
+})
+
+describe('what SPEC counts as refused', () => {
+  test('a record write the store refuses (its lock not granted, a damaged file): refused at once, one log line', async () => {
+    const w = world(/^c:/, true)
+    expect(await w.records.save(edit('src/a.ts'))).toBe(false)
+    expect(w.conversation.refused).toBe(true)
+    expect(w.logs).toHaveLength(1)
+  })
+
+  test('at exit, a claim still waiting when its 150 ms are up counts as refused', async () => {
+    const w = world(/^handoff:/)
+    expect(await w.claims.claim(0, { waitMs: 150, exit: true })).toMatchObject({ won: false, refused: true })
+    expect(w.logs).toEqual(['Hark: the plugin store refused a write (it did not answer in time); this session keeps its own work and hands it off itself.'])
+  })
+})
