@@ -141,7 +141,7 @@ export class BriefService {
  * Draws the status line for what the plugin knows now (nothing outside a Hark project): no key; the key
  * refused (by any request: KeyWatch); offline (the last brief fetch failed and none is in); else online.
  */
-export function showStatusLine(start: StartReads, conversation: ConversationReads, settings: Settings, state: BriefState, host: Host): void {
+export function showStatusLine(start: StartReads, conversation: ConversationReads, settings: Settings, state: BriefReads, host: Host): void {
   const project = start.project
   if (project === undefined) return
   if (settings.accessKey === undefined) {
@@ -160,68 +160,79 @@ export function showStatusLine(start: StartReads, conversation: ConversationRead
   host.status(statusLine({ kind: 'online', venture: project.venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 }))
 }
 
-/** The conversation's brief. */
-export class BriefState {
+/** What everyone but its writers reads of the conversation's brief. */
+export interface BriefReads {
+  /** The last brief this conversation got (fetched, or reused from another process). */
+  readonly brief: Brief | undefined
+  /** Whether Hark refused the access key at the last request that reached it (the status line says so). */
+  readonly keyRefused: boolean
+  /** Whether the last brief fetch reached Hark (the status line says offline otherwise). */
+  readonly online: boolean
+  /**
+   * When a brief request last went out in this conversation (epoch ms; 0: never): Hark opened a session for
+   * it even when its answer, or the record noting it, did not arrive (the handoff then closes it).
+   */
+  readonly askedAt: number
+  /**
+   * The start's brief (fetched, or reused from the store): resolves once it is in, or given up (the
+   * fetch's own 3 s limit); at once when none began. Never rejects.
+   */
+  firstBrief(): Promise<void>
+}
+
+/**
+ * KeyWatch's one write, on a request other than the brief: Hark refused the key (HTTP 401 or 403). Returns
+ * whether that changed what the status line says. A brief fetched again clears it.
+ */
+export interface KeyRefusedWrites extends BriefReads {
+  noteKeyRefused(): boolean
+}
+
+/** The conversation's brief. Written by BriefService (`BriefState`) and KeyWatch (`KeyRefusedWrites`). */
+export class BriefState implements KeyRefusedWrites {
   private latest: Brief | undefined
   private reached = false
   private first: Promise<void> | undefined
   private lastAsked = 0
   private refusedKey = false
 
-  /** The last brief this conversation got (fetched, or reused from another process). */
   get brief(): Brief | undefined {
     return this.latest
   }
-  /** Whether Hark refused the access key at the last request that reached it (the status line says so). */
   get keyRefused(): boolean {
     return this.refusedKey
   }
 
-  /**
-   * KeyWatch's finding on a request other than the brief: Hark refused the key (HTTP 401 or 403). Returns
-   * whether that changed what the status line says. A brief fetched again clears it (`got`).
-   */
   noteKeyRefused(): boolean {
     const changed = !this.refusedKey
     this.refusedKey = true
     return changed
   }
-  /** Whether the last brief fetch reached Hark (the status line says offline otherwise). */
   get online(): boolean {
     return this.reached
   }
 
-  /**
-   * The start's brief (fetched, or reused from the store): resolves once it is in, or given up (the
-   * fetch's own 3 s limit); at once when none began. Never rejects.
-   */
   firstBrief(): Promise<void> {
     return this.first ?? Promise.resolve()
   }
 
-  /**
-   * When a brief request last went out in this conversation (epoch ms; 0: never): Hark opened a session for
-   * it even when its answer, or the record noting it, did not arrive (the handoff then closes it).
-   */
   get askedAt(): number {
     return this.lastAsked
   }
 
-  /** @internal BriefService's own writes; `undo` puts back the time before a request that opened nothing. */
+  /** `undo` puts back the time before a request that opened nothing. */
   requested(at: number, undo = false): void {
     this.lastAsked = undo ? at : Math.max(this.lastAsked, at)
   }
-  /** @internal */
   begin(first: Promise<void>): void {
     this.first = first
   }
-  /** @internal */
   got(brief: Brief): void {
     this.latest = brief
     this.reached = true
     this.refusedKey = false
   }
-  /** @internal `refusedKey`: Hark refused the access key (HTTP 401 or 403). */
+  /** `refusedKey`: Hark refused the access key (HTTP 401 or 403). */
   missed(refusedKey = false): void {
     this.reached = false
     this.refusedKey = refusedKey

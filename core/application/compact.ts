@@ -7,13 +7,13 @@
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
 import type { RecordRepository } from './record-repository'
-import type { GuardState } from './guard-edit'
+import type { CompactedWrites } from './guard-edit'
 import type { StartReads } from './start-session'
 
 export class Compact {
   constructor(
     private readonly start: StartReads,
-    private readonly guard: GuardState,
+    private readonly guard: CompactedWrites,
     private readonly briefs: BriefService,
     private readonly store: RecordRepository,
     private readonly host: Host,

@@ -5,7 +5,7 @@
  * entries, size, a refused write), handoffs waiting for delivery, and the versions.
  *
  * State: none of its own; it reads StartState, HarkAnswers (written by the MCP gateway), ConversationState
- * and StoreHealth, and the store through ConversationStore (reads only).
+ * and StoreHealth, and the store through StoreCalls (reads only).
  */
 import { BRIEF_PREFIX, CLAIM_PREFIX, RECORD_PREFIX } from '../domain/conversation/keys'
 import { pathRules } from '../domain/paths'
@@ -17,7 +17,7 @@ import type { ConversationReads } from './conversation-state'
 import type { StoreCalls, StoreHealthReads } from './store-calls'
 import { within } from './deadline'
 import type { DeliverLater } from './deliver-later'
-import type { HarkAnswer, HarkAnswers } from './hark-answers'
+import type { HarkAnswer, HarkAnswersReads } from './hark-answers'
 import type { Settings } from './settings'
 import type { StartReads } from './start-session'
 
@@ -135,7 +135,7 @@ export class Doctor {
     private readonly start: StartReads,
     private readonly settings: Settings,
     private readonly session: SessionInfo,
-    private readonly answers: HarkAnswers,
+    private readonly answers: HarkAnswersReads,
     private readonly conversation: ConversationReads,
     private readonly health: StoreHealthReads,
     private readonly store: StoreCalls,

@@ -18,7 +18,7 @@ import { isProjectRelative, type Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
-import type { BriefState } from './brief-service'
+import type { BriefReads } from './brief-service'
 import type { ConversationReads } from './conversation-state'
 import type { RecordRepository } from './record-repository'
 import { describeError } from './deadline'
@@ -47,8 +47,13 @@ export interface Decisions {
   readonly records: readonly GuardRecord[]
 }
 
-/** The edit guard's memory for one conversation. */
-export class GuardState {
+/** Compact's one write on the edit guard's memory (SPEC.md, session.compact): the decisions are fetched again on the next edit. */
+export interface CompactedWrites {
+  compacted(): void
+}
+
+/** The edit guard's memory for one conversation. Written by GuardEdit (`GuardState`) and Compact (`CompactedWrites`). */
+export class GuardState implements CompactedWrites {
   private fetched: Decisions | undefined
   private stale = false
   private failedAt: number | undefined
@@ -59,13 +64,12 @@ export class GuardState {
   private decisionsGuard: { readonly from: Decisions | undefined; readonly guard: CompiledGuard } | undefined
   private nonGoalsGuard: { readonly from: Brief | undefined; readonly guard: CompiledGuard } | undefined
 
-  /** SPEC.md, session.compact: the decisions are fetched again on the next edit. */
   compacted(): void {
     this.stale = true
   }
 
   /**
-   * @internal GuardEdit's own reads and writes, below. Whether deciding to fetch needs the time: only
+   * GuardEdit's own reads and writes, below. Whether deciding to fetch needs the time: only
    * while a failed fetch's minute may still be running (each clock reading is a call to the engine,
    * and the first guarded edit waits for every one of them).
    */
@@ -73,7 +77,7 @@ export class GuardState {
     return !this.fresh && (this.failedAt !== undefined || this.failedUntimed)
   }
   /**
-   * @internal `now` (epoch ms, undefined when the clock gave none) is needed only when `needsClock` says so.
+   * `now` (epoch ms, undefined when the clock gave none) is needed only when `needsClock` says so.
    * While a failure is on record and no reading comes, nothing is fetched (never a request on every edit).
    */
   needsFetch(now: number | undefined): boolean {
@@ -90,14 +94,13 @@ export class GuardState {
   private get fresh(): boolean {
     return this.fetched !== undefined && !this.stale
   }
-  /** @internal Edits running in parallel share one fetch. */
+  /** Edits running in parallel share one fetch. */
   shareFetch(start: () => Promise<void>): Promise<void> {
     this.inFlight ??= start().finally(() => {
       this.inFlight = undefined
     })
     return this.inFlight
   }
-  /** @internal */
   fetchedNow(decisions: Decisions): void {
     this.fetched = decisions
     this.stale = false
@@ -105,7 +108,7 @@ export class GuardState {
     this.failedUntimed = false
   }
   /**
-   * @internal True for the first failure of a run (one log line however long Hark stays away). `now`:
+   * True for the first failure of a run (one log line however long Hark stays away). `now`:
    * when it failed (epoch ms), or undefined when the clock could not say.
    */
   fetchFailed(now: number | undefined): boolean {
@@ -114,14 +117,14 @@ export class GuardState {
     this.failedUntimed = now === undefined
     return first
   }
-  /** @internal The guard over this brief's non-goals (SPEC.md: they come with the brief), compiled once per brief. */
+  /** The guard over this brief's non-goals (SPEC.md: they come with the brief), compiled once per brief. */
   nonGoalsFor(brief: Brief | undefined, compile: Compile): CompiledGuard {
     if (this.nonGoalsGuard === undefined || this.nonGoalsGuard.from !== brief) {
       this.nonGoalsGuard = { from: brief, guard: compile(parseNonGoals(brief?.nonGoals ?? [])) }
     }
     return this.nonGoalsGuard.guard
   }
-  /** @internal The guard over the decisions of the last good fetch (none before one), compiled once per fetch. */
+  /** The guard over the decisions of the last good fetch (none before one), compiled once per fetch. */
   decisionsFor(compile: Compile): CompiledGuard {
     const decisions = this.fetched
     if (this.decisionsGuard === undefined || this.decisionsGuard.from !== decisions) {
@@ -138,7 +141,7 @@ export class GuardEdit {
     private readonly state: GuardState,
     private readonly start: StartReads,
     private readonly conversation: ConversationReads,
-    private readonly briefs: BriefState,
+    private readonly briefs: BriefReads,
     private readonly hark: HarkGateway,
     private readonly store: RecordRepository,
     private readonly clock: Clock,

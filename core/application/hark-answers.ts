@@ -23,11 +23,17 @@ export interface HarkAnswer {
 /** Tools past this many are not kept (the gateway calls seven; a cap keeps a bug from growing it). */
 const MAX_TOOLS = 16
 
-export class HarkAnswers {
+/** What /hark doctor reads. */
+export interface HarkAnswersReads {
+  /** The last answer per tool, in the order each tool was first called. */
+  readonly last: readonly HarkAnswer[]
+}
+
+export class HarkAnswers implements HarkAnswersReads {
   private readonly byTool = new Map<string, { readonly answer: HarkAnswer; readonly order: number }>()
 
   /**
-   * @internal The gateway's own write: `answer` replaces the tool's previous one unless that one's request came
+   * The gateway's own write: `answer` replaces the tool's previous one unless that one's request came
    * later. `order` grows with each request (the gateway notes an answer once the clock has said when, so two
    * notes may land out of order; a clock set back must not hide the newer one).
    */
@@ -38,7 +44,6 @@ export class HarkAnswers {
     this.byTool.set(answer.tool, { answer, order })
   }
 
-  /** The last answer per tool, in the order each tool was first called. */
   get last(): readonly HarkAnswer[] {
     return [...this.byTool.values()].map((k) => k.answer)
   }

@@ -41,7 +41,7 @@ export class ProjectLink {
     return this.known.get(venture)
   }
 
-  /** @internal HarkCommand's own write. */
+  /** HarkCommand's own write. */
   learn(venture: string, id: string): void {
     this.known.set(venture, id)
   }

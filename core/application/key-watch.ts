@@ -7,7 +7,7 @@
 import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { Venture } from '../domain/project'
-import { showStatusLine, type BriefState } from './brief-service'
+import { showStatusLine, type KeyRefusedWrites } from './brief-service'
 import type { ConversationReads } from './conversation-state'
 import type { Settings } from './settings'
 import type { StartReads } from './start-session'
@@ -15,7 +15,7 @@ import type { StartReads } from './start-session'
 export class KeyWatch implements HarkGateway {
   constructor(
     private readonly inner: HarkGateway,
-    private readonly briefs: BriefState,
+    private readonly briefs: KeyRefusedWrites,
     private readonly start: StartReads,
     private readonly conversation: ConversationReads,
     private readonly settings: Settings,

@@ -38,12 +38,12 @@ export class PathState {
     return this.here
   }
 
-  /** @internal ProjectPaths' own reads and writes. */
+  /** ProjectPaths' own reads and writes, below. */
   settle(place: ProjectPlace): void {
     this.here = place
   }
   /**
-   * @internal Where a folder lands, asked through `look` once per conversation; a folder that leads
+   * Where a folder lands, asked through `look` once per conversation; a folder that leads
    * nowhere is asked again next time (a Write may have made it since).
    */
   landing(key: string, look: () => Promise<AbsolutePath | undefined>): Promise<AbsolutePath | undefined> {
@@ -56,7 +56,7 @@ export class PathState {
     remember(this.folders, key, asked)
     return asked
   }
-  /** @internal The spelling of `path` first seen in this conversation (case ignored where the rules say). */
+  /** The spelling of `path` first seen in this conversation (case ignored where the rules say). */
   spellingOf(path: string, rules: PathRules): string {
     const key = pathKey(path, rules)
     const first = this.spellings.get(key)

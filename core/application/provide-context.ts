@@ -3,7 +3,7 @@
  * brief as `<hark-brief project="…">`, or after a compaction the recap as `<hark-recap>`.
  */
 import { renderBriefBlock, renderRecapBlock } from '../domain/brief'
-import type { BriefState } from './brief-service'
+import type { BriefReads } from './brief-service'
 import type { ConversationReads } from './conversation-state'
 import type { RecordRepository } from './record-repository'
 import { STORE_WAIT_MS } from './store-calls'
@@ -19,7 +19,7 @@ export const BLOCK_NAME = 'hark'
 export class ProvideContext {
   constructor(
     private readonly start: BriefOwedWrites,
-    private readonly briefs: BriefState,
+    private readonly briefs: BriefReads,
     private readonly conversation: ConversationReads,
     private readonly store: RecordRepository,
   ) {}

@@ -2,7 +2,7 @@
  * Recording the session's work (SPEC.md: tool.call for Bash and for the agent's own end_session;
  * turn.complete). Only what the handoff needs is kept: a test run's runner and result, a commit's
  * short hash and cleaned subject, a pull request URL, Claude's cleaned notes. The hooks do not wait for
- * the store: each save runs in the store's queue after the hook settles (ConversationStore.record).
+ * the store: each save runs in the store's queue after the hook settles (RecordRepository.record).
  */
 import { addEntry, noteSession, setNotes } from '../domain/conversation/record'
 import { markHandedOff } from '../domain/conversation/merge'

@@ -20,6 +20,14 @@ const WRITERS: Readonly<Record<string, { readonly declared: string; readonly wri
   SaveQueue: { declared: 'core/application/record-repository.ts', writer: 'core/application/record-repository.ts' },
   HeldClaims: { declared: 'core/application/claims.ts', writer: 'core/application/claims.ts' },
   ClaimAhead: { declared: 'core/application/handoff-claim.ts', writer: 'core/application/handoff-claim.ts' },
+  BriefState: { declared: 'core/application/brief-service.ts', writer: 'core/application/brief-service.ts' },
+  KeyRefusedWrites: { declared: 'core/application/brief-service.ts', writer: 'core/application/key-watch.ts' },
+  GuardState: { declared: 'core/application/guard-edit.ts', writer: 'core/application/guard-edit.ts' },
+  CompactedWrites: { declared: 'core/application/guard-edit.ts', writer: 'core/application/compact.ts' },
+  PathState: { declared: 'core/application/project-paths.ts', writer: 'core/application/project-paths.ts' },
+  ProjectLink: { declared: 'core/application/hark-command.ts', writer: 'core/application/hark-command.ts' },
+  HarkAnswers: { declared: 'core/application/hark-answers.ts', writer: 'adapters/hark/mcp-hark.gateway.ts' },
+  IdentityCache: { declared: 'adapters/hark/hark-identity.ts', writer: 'adapters/hark/hark-identity.ts' },
 }
 
 /** The shipped sources, by path from the repository's root. */

@@ -1,4 +1,4 @@
-// Work recorded without the hook waiting for the store (issue 11; ConversationStore.record): the hook's
+// Work recorded without the hook waiting for the store (issue 11; RecordRepository.record): the hook's
 // use case resolves while the store still holds the write, and what runs later (a handoff) is queued
 // behind it, so nothing recorded is lost and the order of saves is kept.
 import { describe, expect, test } from 'vitest'

@@ -1,8 +1,8 @@
 /**
  * A model of the multi-process protocol for the randomized interleaving spec
  * (conversation-interleave.spec.ts). It drives the real domain functions of
- * core/domain/conversation/ exactly as the use cases do (StartSession, ConversationStore.save,
- * .claim, .prune, HandOff.run, RecordWork), but splits every use case into its individual store
+ * core/domain/conversation/ exactly as the use cases do (StartSession, RecordRepository.save,
+ * Claims.claim, StorePruning.prune, HandOff.run, RecordWork), but splits every use case into its individual store
  * calls, so that a seeded scheduler can interleave the calls of two or three processes in any
  * order. The store is a Map with insertion order (as Claude Code keeps its store's keys), values
  * copied through JSON on the way in and out; each store call is atomic.
@@ -364,7 +364,7 @@ export class Model {
     }
   }
 
-  /** ConversationStore.readRecords: keys, then every record of the conversation but our own. */
+  /** RecordRepository's read: keys, then every record of the conversation but our own. */
   private *readRecords(p: Proc): Generator<Op, Map<string, ConversationRecord>, unknown> {
     const keys = (yield { t: 'keys' }) as string[]
     const out = new Map<string, ConversationRecord>()
@@ -375,7 +375,7 @@ export class Model {
     return out
   }
 
-  /** ConversationStore.save: under the process's lock, read → merge → change → absorb → write. */
+  /** RecordRepository.save: under the process's lock, read → merge → change → absorb → write. */
   private *save(
     p: Proc,
     change: (r: ConversationRecord, ctx: { others: ReadonlyMap<string, ConversationRecord>; view: ConversationView; now: number }) => ConversationRecord,
@@ -410,7 +410,7 @@ export class Model {
     p.started = true
   }
 
-  /** ConversationStore.prune: folding first wins a claim, folds the fresh read, removes, then opens the next segment. */
+  /** StorePruning.prune: folding first wins a claim, folds the fresh read, removes, then opens the next segment. */
   private *prune(p: Proc): Step {
     const keys = (yield { t: 'keys' }) as string[]
     const values = new Map<string, unknown>()
@@ -442,7 +442,7 @@ export class Model {
     }
   }
 
-  /** ConversationStore.claim: write the claim, then read the keys; the first fresh claim wins. */
+  /** Claims.claim: write the claim, then read the keys; the first fresh claim wins. */
   private *claim(segment: number): Generator<Op, boolean, unknown> {
     const now = this.now
     const key = claimKey(CONV, segment, now, hex(this.rnd, 8))
