@@ -7,8 +7,7 @@
  */
 import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation/merge'
 import type { ConversationView } from '../domain/conversation/record'
-import type { HandoffPayload } from '../domain/handoff'
-import { CLOSE_REASON } from '../domain/handoff'
+import { CLOSE_REASON, type HandoffPayload } from '../domain/handoff'
 import type { ProjectRef } from '../domain/project'
 import { hasWork, type Work } from '../domain/work'
 import type { Clock } from '../ports/clock.port'
