@@ -62,6 +62,14 @@ export function useCase<T, A extends unknown[]>(bind: LoadBind, make: new (...ar
 }
 
 /**
+ * `useCase` built by `make`, for a use case whose own parts (used by it alone) are built with it, by plain
+ * `new`: each binding a call resolves costs it, and those parts need none.
+ */
+export function useCaseMade<T, A extends unknown[]>(bind: LoadBind, id: abstract new (...args: never[]) => T, make: (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
+  bind<T>(id as unknown as Identifier<T>).toResolvedValue(make, deps).inRequestScope()
+}
+
+/**
  * One instance for as long as the container that binds it lives: the conversation's container (made
  * at the conversation's start, dropped at `/clear`) or the load's. Takes no dependency (see above).
  */

@@ -57,7 +57,7 @@ import type { EnginePorts } from '../adapters/claude-code/engine-ports'
 import { webCryptoEntropy } from '../adapters/claude-code/web-crypto'
 import { McpHarkGateway, type HarkEndpoint, type HarkIdentity } from '../adapters/hark/mcp-hark.gateway'
 import { harkIdentity, IdentityCache } from '../adapters/hark/hark-identity'
-import { callModule, conversationModule, loadModule, perCall, perCallClass, perContainer, useCase } from './bind'
+import { callModule, conversationModule, loadModule, perCall, perCallClass, perContainer, useCase, useCaseMade } from './bind'
 
 const HarkEndpointId = token<HarkEndpoint>('HarkEndpoint')
 const HarkIdentityId = token<HarkIdentity>('HarkIdentity')
@@ -104,24 +104,42 @@ const callBindings = callModule((bind) => {
   perCallClass(bind, StoreCalls, [KeyValueStore, Clock, Host, StoreHealth])
   perCallClass(bind, RecordRepository, [StoreCalls, Clock, Entropy, Host, SaveQueue, ConversationState])
   perCallClass(bind, Claims, [StoreCalls, Clock, Entropy, ConversationState, HeldClaims])
-  perCallClass(bind, BriefCache, [StoreCalls])
-  perCallClass(bind, UndeliveredStore, [StoreCalls, Claims, Clock, Entropy])
-  perCallClass(bind, StorePruning, [StoreCalls, RecordRepository, Claims, ConversationState, Clock])
   perCallClass(bind, ProjectPaths, [PathState, Files, SessionInfo])
-  perCallClass(bind, DeliverLater, [UndeliveredStore, HarkGateway, Clock, Host])
-  perCallClass(bind, FindProject, [SessionInfo, Files, Host, Settings, PluginLoad])
-  perCallClass(bind, LoadConversation, [SessionInfo, Clock, Entropy, ProjectPaths, PluginLoad, RecordRepository, StorePruning, DeliverLater])
+  // The parts a service alone uses are built with it, by plain `new` (each binding a call resolves costs the call).
+  perCall(
+    bind,
+    DeliverLater,
+    (calls: StoreCalls, claims: Claims, clock: Clock, entropy: Entropy, hark: HarkGateway, host: Host) => new DeliverLater(new UndeliveredStore(calls, claims, clock, entropy), hark, clock, host),
+    [StoreCalls, Claims, Clock, Entropy, HarkGateway, Host],
+  )
   perCallClass(bind, Doctor, [StartState, Settings, SessionInfo, HarkAnswers, ConversationState, StoreHealth, StoreCalls, DeliverLater, Clock])
-  perCallClass(bind, BriefService, [BriefState, StartState, ConversationState, Settings, HarkGateway, RecordRepository, BriefCache, Clock, Host])
-  perCallClass(bind, HandoffClaim, [StartState, ConversationState, RecordRepository, Claims, BriefService, Clock, ClaimAhead])
-  perCallClass(bind, HandoffRequest, [HarkGateway, Host, Settings, ProjectPaths, UndeliveredStore, ConversationState])
+  perCall(
+    bind,
+    BriefService,
+    (state: BriefState, start: StartState, conversation: ConversationState, settings: Settings, hark: HarkGateway, records: RecordRepository, calls: StoreCalls, clock: Clock, host: Host) =>
+      new BriefService(state, start, conversation, settings, hark, records, new BriefCache(calls), clock, host),
+    [BriefState, StartState, ConversationState, Settings, HarkGateway, RecordRepository, StoreCalls, Clock, Host],
+  )
   // A use case, and /hark handoff's collaborator too: bound per call, so both share one.
-  perCallClass(bind, HandOff, [StartState, ConversationState, RecordRepository, HandoffClaim, HandoffRequest, Clock])
+  perCall(
+    bind,
+    HandOff,
+    (start: StartState, conversation: ConversationState, records: RecordRepository, claims: Claims, briefs: BriefService, clock: Clock, ahead: ClaimAhead, hark: HarkGateway, host: Host, settings: Settings, paths: ProjectPaths, later: DeliverLater) =>
+      new HandOff(start, conversation, records, new HandoffClaim(start, conversation, records, claims, briefs, clock, ahead), new HandoffRequest(hark, host, settings, paths, later, conversation), clock),
+    [StartState, ConversationState, RecordRepository, Claims, BriefService, Clock, ClaimAhead, HarkGateway, Host, Settings, ProjectPaths, DeliverLater],
+  )
 })
 
 /** The use cases, one per SPEC.md hook (docs/architecture.md maps them). */
 const useCaseBindings = loadModule((bind) => {
-  useCase(bind, StartSession, [StartState, FindProject, LoadConversation, BriefService, Host, Clock])
+  // The start's look-ups, its load of the conversation and the store's pruning serve the start alone.
+  useCaseMade(
+    bind,
+    StartSession,
+    (state: StartState, session: SessionInfo, files: Files, host: Host, settings: Settings, load: PluginLoad, clock: Clock, entropy: Entropy, paths: ProjectPaths, records: RecordRepository, calls: StoreCalls, claims: Claims, conversation: ConversationState, delivery: DeliverLater, briefs: BriefService) =>
+      new StartSession(state, new FindProject(session, files, host, settings, load), new LoadConversation(session, clock, entropy, paths, load, records, new StorePruning(calls, records, claims, conversation, clock), delivery), briefs, host, clock),
+    [StartState, SessionInfo, Files, Host, Settings, PluginLoad, Clock, Entropy, ProjectPaths, RecordRepository, StoreCalls, Claims, ConversationState, DeliverLater, BriefService],
+  )
   useCase(bind, ProvideContext, [StartState, BriefState, ConversationState, RecordRepository])
   useCase(bind, NotePrompt, [StartState, ConversationState, RecordRepository])
   useCase(bind, Compact, [StartState, GuardState, BriefService, RecordRepository, Host])

@@ -6,10 +6,13 @@
  * reached Hark" keeps it for another try: a timeout or any answer from Hark ends it (SPEC.md: no retry).
  */
 import { deliveredLater, planUndelivered, sanitizeUndelivered, UNDELIVERED_CLAIM_PREFIX, UNDELIVERED_PER_PROJECT } from '../domain/undelivered'
+import type { ConversationId } from '../domain/conversation/keys'
+import type { HandoffPayload } from '../domain/handoff'
 import type { Venture } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { HarkGateway } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
+import type { StoreCallOptions } from './store-calls'
 import type { UndeliveredStore } from './undelivered-store'
 
 /** Claims on undelivered handoffs older than this are removed (a process that died holding one). */
@@ -22,6 +25,11 @@ export class DeliverLater {
     private readonly clock: Clock,
     private readonly host: Host,
   ) {}
+
+  /** Keeps a handoff that reached nothing of Hark, for the next session start in the project; whether the store took it. */
+  keep(venture: Venture, conversationId: ConversationId, payload: HandoffPayload, options: StoreCallOptions): Promise<boolean> {
+    return this.store.keep(venture, conversationId, payload, options)
+  }
 
   /** How many handoffs of the project wait for delivery (for /hark). */
   async waiting(venture: Venture): Promise<number> {

@@ -2,7 +2,7 @@
  * The handoff's requests (SPEC.md: The handoff; fallbacks): `end_session` with the work, falling back to
  * `session_stopped` when it fails other than by timing out and time is left; `close_session` when only a
  * Hark session is open. A handoff that reached nothing of Hark is kept for the next session start in the
- * project (./undelivered-store). One log line tells each failure's whole story.
+ * project (./deliver-later). One log line tells each failure's whole story.
  */
 import { buildHandoff, CLOSE_REASON, type HandoffPayload } from '../domain/handoff'
 import type { Venture } from '../domain/project'
@@ -11,11 +11,11 @@ import { oneSpellingPerFile, type Work } from '../domain/work'
 import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { ConversationReads } from './conversation-state'
+import type { DeliverLater } from './deliver-later'
 import type { ExitBudget } from './exit-budget'
 import type { HandoffOutcome } from './hand-off'
 import type { ProjectPaths } from './project-paths'
 import type { Settings } from './settings'
-import type { UndeliveredStore } from './undelivered-store'
 
 /** What the log line adds when a handoff is kept for later: a sentence, and a clause after a semicolon. */
 const LATER = ' The handoff is kept on this machine and sent at the next session start in this project.'
@@ -33,7 +33,7 @@ export class HandoffRequest {
     private readonly host: Host,
     private readonly settings: Settings,
     private readonly paths: ProjectPaths,
-    private readonly undelivered: UndeliveredStore,
+    private readonly later: DeliverLater,
     private readonly conversation: ConversationReads,
   ) {}
 
@@ -75,7 +75,7 @@ export class HandoffRequest {
   /** Keeps the handoff in the store for the next session start in the project; whether the store took it. */
   private async keep(venture: Venture, payload: HandoffPayload, budget: ExitBudget): Promise<boolean> {
     const conversationId = this.conversation.record?.conversationId
-    return conversationId !== undefined && this.undelivered.keep(venture, conversationId, payload, budget.store)
+    return conversationId !== undefined && this.later.keep(venture, conversationId, payload, budget.store)
   }
 
   private outcome(tool: 'end_session' | 'session_stopped' | 'close_session', work: Work, result: HarkResult<void>): HandoffOutcome {

@@ -1,8 +1,8 @@
 /**
  * Handoffs that reached nothing of Hark, kept for the next session start in the project
  * (`undelivered:<project code>:<time>:<random>`, core/domain/undelivered.ts), and their claims
- * (`undelivered-claim:<that key>:<time>:<random>`, first wins: ./claims). Written by HandOff's request
- * (keep) and DeliverLater (send, then remove).
+ * (`undelivered-claim:<that key>:<time>:<random>`, first wins: ./claims). DeliverLater's alone: it keeps a
+ * handoff for HandOff's request, and sends and removes it at a later start.
  */
 import type { ConversationId } from '../domain/conversation/keys'
 import type { HandoffPayload } from '../domain/handoff'

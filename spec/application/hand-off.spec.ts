@@ -8,6 +8,7 @@ import { BriefService, BriefState } from '../../core/application/brief-service'
 import { BriefCache } from '../../core/application/brief-cache'
 import { Claims, HeldClaims } from '../../core/application/claims'
 import { ConversationState } from '../../core/application/conversation-state'
+import { DeliverLater } from '../../core/application/deliver-later'
 import { ClaimAhead, HandoffClaim } from '../../core/application/handoff-claim'
 import { HandoffRequest } from '../../core/application/handoff-request'
 import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
@@ -85,7 +86,7 @@ function world(storeMs: number, { waitsEnd = false, holdClaim = false } = {}) {
   const briefs = new BriefService(new BriefState(), start, conversation, settings, hark, records, new BriefCache(storeCalls), clock, host)
   const paths = new ProjectPaths(new PathState(), td.object<Files>(), td.object<SessionInfo>())
   const claim = new HandoffClaim(start, conversation, records, conversations, briefs, clock, new ClaimAhead())
-  const request = new HandoffRequest(hark, host, settings, paths, new UndeliveredStore(storeCalls, conversations, clock, entropy), conversation)
+  const request = new HandoffRequest(hark, host, settings, paths, new DeliverLater(new UndeliveredStore(storeCalls, conversations, clock, entropy), hark, clock, host), conversation)
   const handOff = new HandOff(start, conversation, records, claim, request, clock)
   /** The exit window ending at `end` on this clock. */
   const exitBy = (end: number): ExitWindow => ({ left: () => Math.max(0, end - now) })
