@@ -22,7 +22,7 @@ import type { RecordRepository } from './record-repository'
 import type { PluginLoad } from './start-session'
 import type { StorePruning } from './store-pruning'
 
-/** How long the first message waits for pruning at most (ms); pruning goes on behind it. */
+/** How long each part of the start's housekeeping is waited for at most (ms); it goes on behind that. */
 export const PRUNE_WAIT_MS = 1_000
 
 /** What the conversation key is made of besides the project's root, and the session id. */

@@ -18,8 +18,6 @@ import type { LoadConversation } from './load-conversation'
 import { STORE_WAIT_EXIT_MS } from './store-calls'
 
 export const COMMAND_NAME = 'hark'
-/** How long the first message waits for pruning at most (ms); pruning goes on behind it. */
-export const PRUNE_WAIT_MS = 1_000
 
 /**
  * Why the plugin is idle: no project file; no access key; or a session folder the plugin does not read
