@@ -77,7 +77,8 @@ export class HandOff {
     const ahead = await this.claims.take(budget)
     const pending = await this.pending(budget, ahead)
     if (pending.kind !== 'pending') {
-      await this.bounded(budget, () => this.claims.release(ahead, budget))
+      // Claimed ahead for work that is gone: the claim goes, so it holds up no other process's handoff.
+      if (ahead?.claim !== undefined) await this.bounded(budget, () => this.claims.release(ahead, budget))
       return pending
     }
     const claim = await this.claims.claim(pending.view.segment, ahead, budget, pending.at)

@@ -135,7 +135,7 @@ export class HandoffClaim {
     return this.claims.claim(segment, { ...budget.store, at })
   }
 
-  /** A claim made ahead for work that is gone goes, so it holds up no other process's handoff. */
+  /** Removes the claim made ahead (the work it was for is gone). */
   async release(ahead: Ahead | undefined, budget: ExitBudget): Promise<void> {
     if (ahead?.claim?.key !== undefined) await this.claims.release(ahead.claim.key, budget.store)
   }
