@@ -80,14 +80,14 @@ export class StoreCalls {
 
   /** One value as stored (untrusted), or undefined. */
   async get(key: string, options: StoreCallOptions = {}): Promise<unknown> {
-    return (await this.values([key], options))?.[0]
+    const value = await this.call(() => this.store.get(key), options)
+    return value.done ? value.value : this.failed('read', value.error)
   }
 
   /** Stores `value` under `key` within the wait (see `Written`). */
   async set(key: string, value: unknown, options: StoreCallOptions = {}): Promise<Written> {
-    // A throw is a refusal like a rejection.
-    const writing = new Promise<void>((done) => done(this.store.set(key, value)))
-    const result = await this.call(() => writing, options)
+    let writing = Promise.resolve()
+    const result = await this.call(() => (writing = this.store.set(key, value)), options)
     if (result.done) return 'stored'
     if (result.reason === 'timeout' && options.exit !== true) {
       return { landed: writing.then(() => true, (error: unknown) => (this.refusedWrite(error), false)) }
