@@ -25,9 +25,10 @@
  *    provider format is one row of ./token-table; a settings form is one row of SETTINGS and, where it reads
  *    differently, a line of `setting`; another kind is a row of READERS.
  * 3. **Linear time, whatever the input** (docs/handoff.md, Cleaning): the scan goes from one place where
- *    something may start to the next (STARTS, and ./tokens' keyword prefilter), each found once; a run of value
- *    characters is measured once and remembered (`x=y=z=…` is not re-read from each name; ./tokens `runs`), a
- *    value is judged on a bounded head; names are read back only over name characters, which a separator ends;
+ *    something may start to the next (STARTS, and ./tokens' keyword prefilter), each found once; along a line
+ *    holding none of HINT's words, where no setting, flag or header can be secret, only a URL's `://` is read at
+ *    a separator (QUIET); a run of value characters is measured once and remembered (`x=y=z=…` is not re-read
+ *    from each name; ./tokens `runs`), a value is judged on a bounded head; names are read back only over name characters, which a separator ends;
  *    the readers are sticky and bounded, or read a stretch the scan then skips (a key block up to the next BEGIN
  *    line at most). spec/core/notes.spec.ts times every rule on 200 KB of its own hostile text.
  *
