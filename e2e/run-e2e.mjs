@@ -7,6 +7,16 @@
 //   session  (a) the scripted session with --plugin-dir: what Hark received, headers, privacy, no plugin errors
 //   fault    (b) Hark answers HTTP 500 to everything: judged by SPEC.md's promises for a failing Hark (faultChecks)
 //   install  (c) installed as a user installs it, from a fresh clone of the repository's committed HEAD
+//   resume   one conversation in two processes: `claude -p` edits src/db/schema.sql, runs npm test and commits,
+//            then `claude -p --resume <its session id>` in the same project and HOME writes src/app.js
+//            (scenarios/resume.json, resumeChecks): one conversation id on every request of both, no second
+//            get_agent_brief within 30 minutes, each end_session names its own process's work only, and the
+//            store holds one conversation, a record per process with its session id, both handoffs claimed.
+//            With `-p --resume <id>` the engine keeps the session id (both system/init events name it) and
+//            `startedAt`, so both processes find the same conversation key; the fake model plays on from the
+//            resumed history (a step per assistant message it holds).
+//   resume-stale  the same, with the store aged 31 minutes between the two: the second process fetches the
+//            brief again, under the same conversation id, and still hands off its own work only
 //
 // Each run's artefacts (debug log, Hark's log, the model's log, the project) go under one temp folder, printed
 // when something fails and removed when all pass (unless --keep).
@@ -15,14 +25,14 @@ import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
-import { REPO_DIR, runSession } from './lib/session.mjs'
-import { briefBlock, faultChecks, sessionChecks } from './lib/inspect.mjs'
+import { E2E_DIR, REPO_DIR, runSession } from './lib/session.mjs'
+import { briefBlock, faultChecks, resumeChecks, sessionChecks, STORE_FILE } from './lib/inspect.mjs'
 
 const { values: opt } = parseArgs({
   options: {
     'plugin-dir': { type: 'string', default: process.env.HARK_PLUGIN_DIR ?? REPO_DIR },
     repo: { type: 'string', default: REPO_DIR },
-    only: { type: 'string', default: 'session,placeholder,fault,install' },
+    only: { type: 'string', default: 'session,placeholder,fault,install,resume,resume-stale' },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -92,6 +102,31 @@ const tests = {
       ],
     }
   },
+
+  // One conversation carried by `claude -p`, then `claude -p --resume <its session id>` (see the opening comment).
+  async resume() {
+    const run = await runSession({ dir: path.join(base, 'resume'), pluginDir, scenario: RESUME_SCENARIO, resume: true })
+    return { run, checks: resumeChecks(run) }
+  },
+
+  // The same, the store aged past the 30 minutes of SPEC.md's reuse rule before the second process starts.
+  async 'resume-stale'() {
+    const run = await runSession({ dir: path.join(base, 'resume-stale'), pluginDir, scenario: RESUME_SCENARIO, resume: true, beforeResume: ageStore })
+    return { run, checks: resumeChecks(run, { stale: true }) }
+  },
+}
+
+const RESUME_SCENARIO = path.join(E2E_DIR, 'scenarios', 'resume.json')
+const AGE_MS = 31 * 60_000
+
+/** Moves every time in the plugin's store (epoch ms within the last hour) 31 minutes back; keys stay as they are. */
+function ageStore(files) {
+  const file = path.join(files.home, '.claude', 'plugins', 'store', STORE_FILE)
+  const now = Date.now()
+  const age = (v) => (typeof v === 'number' && v > now - 3_600_000 && v <= now ? v - AGE_MS
+    : Array.isArray(v) ? v.map(age)
+      : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, age(x)])) : v)
+  fs.writeFileSync(file, JSON.stringify(age(JSON.parse(fs.readFileSync(file, 'utf8'))), null, 2) + '\n')
 }
 
 let passed = 0
