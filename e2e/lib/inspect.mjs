@@ -296,7 +296,7 @@ const initSession = (events) => events.find((e) => e.type === 'system' && e.subt
  */
 export function resumeChecks(run, { stale = false } = {}) {
   const out = []
-  const check = (name, ok, detail = '') => out.push({ name, ok: !!ok, detail })
+  const check = (name, ok, detail = '', todo) => out.push({ name, ok: !!ok, detail, ...(todo && { todo }) })
   const second = run.resumed
   // Each process's requests, by when they reached the fake: the first had exited before the second started.
   const within = (t, p) => t >= p.startedAt && t <= p.endedAt
@@ -338,8 +338,17 @@ export function resumeChecks(run, { stale = false } = {}) {
     const gapMin = briefs[0][0] ? (Date.parse(second.endedAt) - Date.parse(briefs[0][0].receivedAt)) / 60_000 : NaN
     check(`no get_agent_brief from the second process, which ran within 30 minutes of the first one's brief (${gapMin.toFixed(2)} min)`, briefs[1].length === 0 && gapMin < 30, list(briefs[1]))
   }
-  const secondBriefs = firstBody.match(/<hark-brief project=\\"V-012\\">/g) ?? []
-  check('the second process\'s first model request holds the brief block once', secondBriefs.length === 1, `${secondBriefs.length} <hark-brief> blocks`)
+  const blocks = (firstBody.match(/<hark-brief[^>]*>[\s\S]*?<\/hark-brief>/g) ?? []).map((b) => JSON.parse(`"${b}"`))
+  if (stale) {
+    // The fake Hark's brief says handoff "clean" once it has taken an end_session: the first process's brief
+    // said "open", the one the second fetched says "clean".
+    const says = blocks.map((b) => b.match(/"handoff":\s*\{\s*"status":\s*"(\w+)"/)?.[1] ?? '?')
+    check('the brief the second process fetched reached its model (a <hark-brief> whose handoff is "clean")', says.includes('clean'),
+      `the request holds ${blocks.length} <hark-brief> ${blocks.length === 1 ? 'block' : 'blocks'}, handoff ${says.join(', ') || 'none'}; the status lines say ${JSON.stringify(statusLines(second))}`,
+      'the plugin gives the fresh brief only as its prompt.context block (core/application/provide-context.ts); the resumed conversation holds the first process\'s `hark` block, and the engine sends a context block only while the conversation holds none (PromptContextResult; docs/engine.md, "claude -p --resume"), so the model works from the old brief while the status line shows the new one')
+  } else {
+    check('the second process\'s first model request holds the brief block once (the first process\'s, from the resumed history)', blocks.length === 1, `${blocks.length} <hark-brief> blocks`)
+  }
 
   // 3. Each process's handoff names its own work only.
   const ends = procs.map((p) => p.hark.filter((h) => h.tool === 'end_session'))
