@@ -2,7 +2,7 @@
 // End-to-end tests: the real `claude -p` from node_modules, offline, with the plugin, the scripted model and the
 // fake Hark behind the TLS proxy. Prints PASS/FAIL lines and "N passed, N failed"; exits 0 only when all pass.
 //
-//   node e2e/run-e2e.mjs [--plugin-dir DIR] [--repo DIR] [--only session,placeholder,fault,install,resume,resume-stale] [--keep]
+//   node e2e/run-e2e.mjs [--plugin-dir DIR] [--repo DIR] [--only session,placeholder,fault,install,resume,resume-fork,resume-stale] [--keep]
 //
 //   session  (a) the scripted session with --plugin-dir: what Hark received, headers, privacy, no plugin errors
 //   fault    (b) Hark answers HTTP 500 to everything: judged by SPEC.md's promises for a failing Hark (faultChecks)
@@ -15,6 +15,9 @@
 //            With `-p --resume <id>` the engine keeps the session id (both system/init events name it) and
 //            `startedAt`, so both processes find the same conversation key; the fake model plays on from the
 //            resumed history (a step per assistant message it holds).
+//   resume-fork  the same, the second process with --fork-session: a session id of its own, the same conversation
+//            (SPEC.md, Limits: a fork in the same folder keeps the launch time and shares the state and handoff);
+//            both session ids recorded
 //   resume-stale  the same, with the store aged 31 minutes between the two: the second process fetches the
 //            brief again, under the same conversation id, and still hands off its own work only. One check is
 //            marked todo, a fault of the plugin: that fresh brief does not reach the model, because the engine
@@ -36,7 +39,7 @@ const { values: opt } = parseArgs({
   options: {
     'plugin-dir': { type: 'string', default: process.env.HARK_PLUGIN_DIR ?? REPO_DIR },
     repo: { type: 'string', default: REPO_DIR },
-    only: { type: 'string', default: 'session,placeholder,fault,install,resume,resume-stale' },
+    only: { type: 'string', default: 'session,placeholder,fault,install,resume,resume-fork,resume-stale' },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -111,6 +114,12 @@ const tests = {
   async resume() {
     const run = await runSession({ dir: path.join(base, 'resume'), pluginDir, scenario: RESUME_SCENARIO, resume: true })
     return { run, checks: resumeChecks(run) }
+  },
+
+  // The same, the second process a fork (--fork-session): a session id of its own, the conversation shared.
+  async 'resume-fork'() {
+    const run = await runSession({ dir: path.join(base, 'resume-fork'), pluginDir, scenario: RESUME_SCENARIO, resume: true, resumeArgs: ['--fork-session'] })
+    return { run, checks: resumeChecks(run, { fork: true }) }
   },
 
   // The same, the store aged past the 30 minutes of SPEC.md's reuse rule before the second process starts.

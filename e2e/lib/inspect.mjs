@@ -292,9 +292,10 @@ const initSession = (events) => events.find((e) => e.type === 'system' && e.subt
  * The checks on one conversation carried by two processes (scenarios/resume.json, runSession's `resume`): the
  * first edits src/db/schema.sql, runs npm test and commits; the second, `claude -p --resume <its session id>`,
  * writes src/app.js. SPEC.md, One conversation, several processes; What it stores; The handoff. `stale`: the
- * store was aged past 30 minutes between the two, so the second process fetches the brief again.
+ * store was aged past 30 minutes between the two, so the second process fetches the brief again. `fork`: the
+ * second ran with --fork-session, so under a session id of its own (SPEC.md, Limits: a fork shares the state).
  */
-export function resumeChecks(run, { stale = false } = {}) {
+export function resumeChecks(run, { stale = false, fork = false } = {}) {
   const out = []
   const check = (name, ok, detail = '', todo) => out.push({ name, ok: !!ok, detail, ...(todo && { todo }) })
   const second = run.resumed
@@ -320,7 +321,8 @@ export function resumeChecks(run, { stale = false } = {}) {
   check('the second process resumed the first one\'s conversation (its first model request holds the first prompt and answer)',
     firstBody.includes('Add a users table to the schema, run the tests') && firstBody.includes('resume-first-done'), `${resumed.model.length} main model requests in the second process`)
   const ids = procs.map((p) => initSession(p.run.events))
-  check('claude --resume kept the session id (system/init of both processes)', ids[0] !== undefined && ids[0] === ids[1], ids.join(' then '))
+  if (fork) check('claude --resume --fork-session gave the second process a session id of its own (system/init of both)', ids[0] !== undefined && ids[1] !== undefined && ids[0] !== ids[1], ids.join(' then '))
+  else check('claude --resume kept the session id (system/init of both processes)', ids[0] !== undefined && ids[0] === ids[1], ids.join(' then '))
 
   // 1. One conversation: the same _meta.conversation on every request of both processes.
   const convs = new Set(run.harkLog.map((h) => h.meta?.conversation))
@@ -395,6 +397,7 @@ export function resumeChecks(run, { stale = false } = {}) {
     check('one record per process (loaded while it ran)', records.length === 2 && own.every((o) => o.length === 1), procs.map((p, i) => `${p.name}: ${own[i].length}`).join(', ') + `; ${records.length} records`)
     check('each process\'s session id is recorded in its own record (sessions, and the active one)',
       own.every((o, i) => o.length === 1 && o[0].r.sessions.includes(ids[i]) && o[0].r.active?.session === ids[i]), own.map((o) => JSON.stringify(o[0]?.r.sessions)).join(' / '))
+    if (fork) check('the second record lists both session ids as the conversation\'s', own[1].length === 1 && ids.every((id) => own[1][0].r.sessions.includes(id)), JSON.stringify(own[1][0]?.r.sessions))
     check('the second record reused the first one\'s brief (same briefAt, the cached brief\'s fetchedAt)',
       own.every((o) => o.length === 1) && own[1][0].r.briefAt === own[0][0].r.briefAt && store?.['brief:V-012']?.fetchedAt === own[0][0].r.briefAt,
       `briefAt ${own.map((o) => o[0]?.r.briefAt).join(' / ')}, cached ${store?.['brief:V-012']?.fetchedAt}`)

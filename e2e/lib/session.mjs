@@ -147,6 +147,7 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
  *               `claude -p <scenario.resumePrompt> --resume <the first's session id>` with the same flags, its
  *               debug log, stdout and stderr in debug-2.log, stdout-2.jsonl, stderr-2.txt
  *   beforeResume  called with the run's files between the two processes (e.g. to age the plugin's store)
+ *   resumeArgs  more arguments for the second claude only (e.g. --fork-session)
  * Resolves { dir, files, rc, wallS, stdout, stderr, harkLog, modelLog, ... }; with resume, also `startedAt`
  * and `endedAt` (ISO, the system clock of the logs' `receivedAt`) and `resumed`: { sessionId, rc, claudeWallS,
  * startedAt, endedAt, events, debug, stderr } of the second process.
@@ -220,7 +221,7 @@ export async function runSession(o = {}) {
     fs.writeFileSync(files.stderr, session.stderr)
     result = { dir, files, install, fixture: o.fixture ?? FIXTURE, fail: o.fail, hangS: o.hangS ?? HANG_S, rc: session.rc, claudeWallS: session.wallS, startedAt, endedAt }
     if (o.resume) await o.beforeResume?.(files)
-    if (o.resume) result.resumed = await resumeSession({ dir, proj, env, args, session, prompt: scenario.resumePrompt, timeoutS: o.timeoutS ?? 90 })
+    if (o.resume) result.resumed = await resumeSession({ dir, proj, env, args: [...args, ...(o.resumeArgs ?? [])], session, prompt: scenario.resumePrompt, timeoutS: o.timeoutS ?? 90 })
   } finally {
     for (const stop of stops.reverse()) await stop()
     await new Promise((r) => setTimeout(r, 20)) // let the last 'close' handlers append their log lines
