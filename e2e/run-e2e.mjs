@@ -167,7 +167,7 @@ for (const name of opt.only.split(',').map((s) => s.trim()).filter(Boolean)) {
   }
   const dir = result.run?.dir ?? result.dir
   if (result.checks.some((c) => !c.ok && !c.todo) && dir) console.log(`     artefacts: ${dir} (debug.log, hark.jsonl, model.jsonl, bodies/, project/, stdout.jsonl)`)
-  console.log(`   (${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s${result.run ? `, claude ${result.run.claudeWallS.toFixed(1)} s` : ''})`)
+  console.log(`   (${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s${result.run ? `, claude ${result.run.claudeWallS.toFixed(1)}${result.run.resumed ? ` + ${result.run.resumed.claudeWallS.toFixed(1)}` : ''} s` : ''})`)
 }
 console.log(`e2e: ${passed} passed, ${failed} failed${todo ? `, ${todo} todo (known faults, not counted as failures)` : ''} (${((performance.now() - started) / 1000).toFixed(1)} s)`)
 if (failed === 0 && !opt.keep) fs.rmSync(base, { recursive: true, force: true })
