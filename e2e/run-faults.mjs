@@ -21,8 +21,8 @@ import { execFileSync, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { REPO_DIR, runSession } from './lib/session.mjs'
-import { callsTo, engineVersion, pluginVersion } from './lib/inspect.mjs'
-import { cellChecks, cells, reliabilityDoc, sessionOptions, sessions, STORE_FILE, writeMatrixFixture } from './lib/fault-matrix.mjs'
+import { callsTo, engineVersion, pluginVersion, STORE_FILE } from './lib/inspect.mjs'
+import { cellChecks, cells, reliabilityDoc, sessionOptions, sessions, writeMatrixFixture } from './lib/fault-matrix.mjs'
 
 const { values: opt } = parseArgs({
   options: {

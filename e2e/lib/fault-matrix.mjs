@@ -6,12 +6,10 @@
 // a transcript over 4 MiB. The checks read the run's artefacts only (lib/inspect.mjs, lib/timings.mjs).
 import fs from 'node:fs'
 import path from 'node:path'
-import { callsTo, editWentAhead, GUARDED_FILE, handoffText, lastAnswer, moduleLoaded, pluginFailures, pluginLog, recordsOver, sessionCommit, statusLines, briefBlock } from './inspect.mjs'
+import { callsTo, editWentAhead, GUARDED_FILE, handoffText, lastAnswer, moduleLoaded, pluginFailures, pluginLog, recordsOver, sessionCommit, statusLines, briefBlock, STORE_FILE, storeOf } from './inspect.mjs'
 import { debugLines, settledHooks } from './timings.mjs'
 import { FIXTURE } from './session.mjs'
 
-/** The store file of a --plugin-dir copy (SPEC.md, What it stores). */
-export const STORE_FILE = 'hark-memory_inline-b2086a409123.json'
 /**
  * The matrix's project: the e2e fixture with one more non-goal, over `src/db/**`, so the guarded file is covered
  * by a record of each source: the decisions (list_journal_entries) and a non-goal (the brief). A fault at the
@@ -155,15 +153,6 @@ export function transcriptOf(run) {
   if (!fs.existsSync(root)) return undefined
   const found = fs.readdirSync(root, { recursive: true }).map(String).filter((p) => p.endsWith('.jsonl')).map((p) => ({ file: path.join(root, p), bytes: fs.statSync(path.join(root, p)).size }))
   return found.sort((a, b) => b.bytes - a.bytes)[0]
-}
-
-/** The plugin's store after the run: { key: value }, or undefined when it is missing or unreadable. */
-export function storeOf(run) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(run.files.home, '.claude', 'plugins', 'store', STORE_FILE), 'utf8'))
-  } catch {
-    return undefined
-  }
 }
 
 /** The exit hooks' settle times (ms) from the debug log: classic.SessionEnd, session.end, and their span. */
