@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The fault matrix (issue 12 §4; the `faults` step of `npm test`): every fault of e2e/lib/fault-matrix.mjs at every
+// The fault matrix (docs/reliability.md; the `faults` step of `npm test`): every fault of e2e/lib/fault-matrix.mjs at every
 // point, each one real headless session, two at a time, judged by what SPEC.md promises; then the machine's
 // faults. Prints a PASS/FAIL line per check, writes the table to docs/reliability.md, and exits 0 only when all
 // pass. A table that differs from the committed one is shown by `git diff` (the run prints a note); it does not fail

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The redaction's coverage and cost (issue 13; docs/handoff.md, Token formats): the corpus of
+// The redaction's coverage and cost (docs/handoff.md, Token formats): the corpus of
 // spec/fixtures/redaction-corpus.ts through the cleaning, with the targets beside the results, then
 // the time the cleaning takes. Prints figures only; spec/core/redaction-corpus.spec.ts asserts the
 // counts, nothing here is a test.

@@ -1,4 +1,4 @@
-// The fault matrix (issue 12 §4): which faults, where in a session, what SPEC.md promises then, and the table of
+// The fault matrix (docs/reliability.md): which faults, where in a session, what SPEC.md promises then, and the table of
 // results (docs/reliability.md). Each cell is one real headless session (lib/session.mjs) in which Hark fails one
 // way at one point and answers normally everywhere else: the fake Hark's per-tool faults (lib/fake-hark.mjs) for
 // what happens once a request reaches Hark, the TLS proxy's connection faults (lib/tls-proxy.mjs) for what stops
@@ -80,7 +80,7 @@ export function cells() {
 /**
  * The sessions that check the cells: a fault at the start has a session of its own (the edit's checks need the
  * brief: its non-goals and the status line); the same fault at the first guarded edit and at exit share one,
- * which the issue's checks allow: the handoff at exit is the same whether the decisions came or not, and each
+ * which the checks allow: the handoff at exit is the same whether the decisions came or not, and each
  * point's failure is its own log line. Each machine fault has its own. [{ id, cells }]
  */
 export function sessions(chosen = cells()) {
@@ -178,7 +178,7 @@ const mentions = (args, commit) => {
 
 /**
  * The checks on one cell's run: [{ name, ok, detail }], and `row`, what the table shows of it. Each check is
- * one of the issue's five (the session finishes; the edit guard follows SPEC.md; one log line per fault; no
+ * one of the five the matrix holds every cell to (the session finishes; the edit guard follows SPEC.md; one log line per fault; no
  * recorded work lost; the exit hooks settle inside the window) or a precondition (the fault struck where meant).
  */
 export function cellChecks(run, cell, { delivery, together = [cell] } = {}) {
