@@ -538,11 +538,13 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
 
   test.each([
     ['private keys', ['-----BEGIN PRIVATE KEY-----', '-----BEGIN RSA PRIVATE KEY-----\n', '-----BEGIN ', '-----END PRIVATE KEY-----', 'PuTTY-User-Key-File-2: '], 'ABCDEFGHIJ+/=\n '],
-    ['authorization', ['Authorization: ', 'Proxy-Authorization="', 'Bearer ', 'Bearer\n', 'Authorization: Bearer '], 'abc123-._~+/= \t'],
+    ['authorization', ['Authorization: ', 'Proxy-Authorization="', 'Bearer ', 'Bearer\n', 'Authorization: Bearer ', 'authorization:', '?authorization=x&'], 'abc123-._~+/= \t'],
     ['curl', [' -u ', ' --user=', '-u a:'], 'abc:@ '],
     ['URL passwords', ['a://', 'a://b:c@', 'https://', 'x.y.', '://:@'], 'abc.+-:@/ '],
     ['webhooks', ['hooks.slack.com/services/', 'discord.com/api/webhooks/'], 'abc/_-'],
     ['settings', ['key=', 'key = x ', 'key = x #', 'a:', 'password: ', '"token": "', "'secret': '", '--password ', '$env:KEY = "', '**Password:** '], 'abc_.-= \t"\'#:'],
+    // A flag's name in a run of flags joined by dots, on a line with a secret word (was 1.3 s at 64 KB).
+    ['flags', ['key --pw.', '--key.', '--api.key.', '.--token', 'key --a.'], 'abc.-'],
     // An expression opened on every setting and never closed (was 1.3 s at 64 KB).
     ['expressions', ['a:${{', '"a":${{', 'key=${{ ', 'x: ${{ secrets.'], 'abc${ .'],
     ['spaces', [' ', '\t', 'a:  ', 'key = ', 'x \n'], ' \t'],
@@ -561,7 +563,8 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
   }, 60_000)
 
   test('long runs of repeated token prefixes', () => {
-    for (const text of ['sk-'.repeat(66_000), 'eyJxxxxxxxxxx.'.repeat(15_000), 'eyJ-'.repeat(50_000)]) {
+    // …and a run of flags joined by dots after a secret word (was 1.3 s at 64 KB), Authorization with no blank (was 0.6 s at 128 KB).
+    for (const text of ['sk-'.repeat(66_000), 'eyJxxxxxxxxxx.'.repeat(15_000), 'eyJ-'.repeat(50_000), `key ${'--a.'.repeat(50_000)}`, 'authorization:'.repeat(15_000), ':pw'.repeat(66_000)]) {
       expect(timed(() => cleanNotes(text))).toBeLessThan(BOUND_MS)
       expect(timed(() => redactSecrets(text))).toBeLessThan(BOUND_MS)
     }
@@ -613,6 +616,13 @@ describe('realistic pasted text', () => {
     ['a credential starting with --secret before more words', `Proxy-Authorization: Basic --secret${key} x`, 'Proxy-Authorization: Basic '],
     ['a credential starting with __', `Authorization: Bearer __${key}`, 'Authorization: Bearer '],
     ['a credential starting with **', `Authorization:'**${key}'`, "Authorization:'"],
+    // A sentence's comma or bracket after a spaced setting's value, and names in underscore bold.
+    ['a spaced setting before a comma', `Config: region=eu\nThe api_key = ${key}, which I rotated.`, ' which I rotated.'],
+    ['a spaced setting before a bracket', `DB_PASSWORD = ${key}[ /`, 'DB_PASSWORD = '],
+    ['an underscore-bold name mid-line', 'Use __auth__: "' + key + '" here', 'Use __auth__: "'],
+    ['an underscore-bold Authorization', '__Authorization__: "' + key + '"', '__Authorization__: "'],
+    // A keyword rule's value is not read from inside a setting before it.
+    ['a setting inside a flag after the word secret', `kubectl create secret generic app --from-literal=privateKey=${fill(21)}`, '--from-literal=privateKey='],
   ] as const)('%s', (_what, text, kept) => {
     const out = redactSecrets(text)
     expect(out).not.toContain(key)
@@ -637,6 +647,7 @@ describe('realistic pasted text', () => {
     ['two labels in inline code', 'Renamed `apiKey:` to `api_key:` in `settings.ts`.'],
     ['an identifier in code after key', 'Renamed key: `userId` to `user_id`'],
     ['a shortcut', 'Hotkey: `Ctrl+Shift+P`'],
+    ['a dunder name', 'The __init__: method runs first'],
     ['a command in code', 'Get the token: `gh auth token` prints it'],
     ['a variable name in code', '**Token:** `GITHUB_TOKEN` from the repo secrets'],
     ['a count in code', '- pass: `48/48`'],

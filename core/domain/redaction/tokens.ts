@@ -209,7 +209,7 @@ class Matcher {
         scanned[e.id] = q
         return undefined
       }
-      if (isAlnum(text.charCodeAt(q - 1))) continue // a value starts a word
+      if (isAlnum(text.charCodeAt(q - 1)) || text[q - 1] === '/') continue // a value starts a word, not a path's part
       for (const v of e.values) {
         // A word is not a key: a value holds a digit (and, unless it is all digits, a letter).
         const end = v.set.has[text.charCodeAt(q)] === 1 ? this.fits(v.set, q, v.min, v.max, false, v.shape) : -1
