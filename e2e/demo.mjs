@@ -53,7 +53,7 @@ console.log(bold('hark-memory demo: one scripted Claude Code session, offline'))
 console.log(`  plugin  ${pluginDir} (--plugin-dir)`)
 console.log(`  engine  claude ${engineVersion()} (node_modules)`)
 if (opt.fail) console.log(`  Hark    failing on purpose (${opt.fail}): ${failText[opt.fail]}`)
-console.log(`  … running (${opt.fail === 'hang' ? 'about 15 s: the plugin waits out its time limits' : 'about 5–10 s'})\n`)
+console.log(`  … running (${opt.fail === 'hang' ? 'about 15 s: the plugin waits out its time limits' : 'about 2–10 s'})\n`)
 
 const run = await runSession({ dir, pluginDir, fail: opt.fail, hangS })
 const loadFailure = pluginFailures(run).find((l) => /did not load|failed to load/.test(l))

@@ -2,12 +2,29 @@
 // End-to-end tests: the real `claude -p` from node_modules, offline, with the plugin, the scripted model and the
 // fake Hark behind the TLS proxy. Prints PASS/FAIL lines and "N passed, N failed"; exits 0 only when all pass.
 //
-//   node e2e/run-e2e.mjs [--plugin-dir DIR] [--repo DIR] [--only session,fault,install] [--keep]
+//   node e2e/run-e2e.mjs [--plugin-dir DIR] [--repo DIR] [--only session,placeholder,fault,install,resume,resume-fork,resume-stale] [--keep]
 //
 //   session  (a) the scripted session with --plugin-dir: what Hark received, headers, privacy, no plugin errors
 //   fault    (b) Hark answers HTTP 500 to everything: judged by SPEC.md's promises for a failing Hark (faultChecks)
 //   install  (c) installed as a user installs it, from a fresh clone of the repository's committed HEAD
+//   resume   one conversation in two processes: `claude -p` edits src/db/schema.sql, runs npm test and commits,
+//            then `claude -p --resume <its session id>` in the same project and HOME writes src/app.js
+//            (scenarios/resume.json, resumeChecks): one conversation id on every request of both, no second
+//            get_agent_brief within 30 minutes, each end_session names its own process's work only, and the
+//            store holds one conversation, a record per process with its session id, both handoffs claimed.
+//            With `-p --resume <id>` the engine keeps the session id (both system/init events name it) and
+//            `startedAt`, so both processes find the same conversation key; the fake model plays on from the
+//            resumed history (a step per assistant message it holds).
+//   resume-fork  the same, the second process with --fork-session: a session id of its own, the same conversation
+//            (SPEC.md, Limits: a fork in the same folder keeps the launch time and shares the state and handoff);
+//            both session ids recorded
+//   resume-stale  the same, with the store aged 31 minutes between the two: the second process fetches the
+//            brief again, under the same conversation id, and still hands off its own work only. One check is
+//            marked todo, a fault of the plugin: that fresh brief does not reach the model, because the engine
+//            sends a prompt.context block only while the conversation holds none, and the resumed one holds the
+//            first process's (docs/engine.md, "claude -p --resume"; seen with e2e/probe-plugin's context block)
 //
+// A check marked todo prints TODO and its note when it fails, and is not counted as a failure.
 // Each run's artefacts (debug log, Hark's log, the model's log, the project) go under one temp folder, printed
 // when something fails and removed when all pass (unless --keep).
 import fs from 'node:fs'
@@ -15,14 +32,14 @@ import os from 'node:os'
 import path from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
-import { REPO_DIR, runSession } from './lib/session.mjs'
-import { briefBlock, faultChecks, sessionChecks } from './lib/inspect.mjs'
+import { E2E_DIR, REPO_DIR, runSession } from './lib/session.mjs'
+import { briefBlock, faultChecks, resumeChecks, sessionChecks, STORE_FILE } from './lib/inspect.mjs'
 
 const { values: opt } = parseArgs({
   options: {
     'plugin-dir': { type: 'string', default: process.env.HARK_PLUGIN_DIR ?? REPO_DIR },
     repo: { type: 'string', default: REPO_DIR },
-    only: { type: 'string', default: 'session,placeholder,fault,install' },
+    only: { type: 'string', default: 'session,placeholder,fault,install,resume,resume-fork,resume-stale' },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -92,10 +109,42 @@ const tests = {
       ],
     }
   },
+
+  // One conversation carried by `claude -p`, then `claude -p --resume <its session id>` (see the opening comment).
+  async resume() {
+    const run = await runSession({ dir: path.join(base, 'resume'), pluginDir, scenario: RESUME_SCENARIO, resume: true })
+    return { run, checks: resumeChecks(run) }
+  },
+
+  // The same, the second process a fork (--fork-session): a session id of its own, the conversation shared.
+  async 'resume-fork'() {
+    const run = await runSession({ dir: path.join(base, 'resume-fork'), pluginDir, scenario: RESUME_SCENARIO, resume: true, resumeArgs: ['--fork-session'] })
+    return { run, checks: resumeChecks(run, { fork: true }) }
+  },
+
+  // The same, the store aged past the 30 minutes of SPEC.md's reuse rule before the second process starts.
+  async 'resume-stale'() {
+    const run = await runSession({ dir: path.join(base, 'resume-stale'), pluginDir, scenario: RESUME_SCENARIO, resume: true, beforeResume: ageStore })
+    return { run, checks: resumeChecks(run, { stale: true }) }
+  },
+}
+
+const RESUME_SCENARIO = path.join(E2E_DIR, 'scenarios', 'resume.json')
+const AGE_MS = 31 * 60_000
+
+/** Moves every time in the plugin's store (epoch ms within the last hour) 31 minutes back; keys stay as they are. */
+function ageStore(files) {
+  const file = path.join(files.home, '.claude', 'plugins', 'store', STORE_FILE)
+  const now = Date.now()
+  const age = (v) => (typeof v === 'number' && v > now - 3_600_000 && v <= now ? v - AGE_MS
+    : Array.isArray(v) ? v.map(age)
+      : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, age(x)])) : v)
+  fs.writeFileSync(file, JSON.stringify(age(JSON.parse(fs.readFileSync(file, 'utf8'))), null, 2) + '\n')
 }
 
 let passed = 0
 let failed = 0
+let todo = 0
 const started = performance.now()
 for (const name of opt.only.split(',').map((s) => s.trim()).filter(Boolean)) {
   if (!tests[name]) throw new Error(`no test named ${name}; one of ${Object.keys(tests).join(', ')}`)
@@ -107,16 +156,20 @@ for (const name of opt.only.split(',').map((s) => s.trim()).filter(Boolean)) {
   } catch (e) {
     result = { checks: [{ name: `${name} ran`, ok: false, detail: e.stack }] }
   }
+  // A check marked `todo` states a known fault of the plugin: failing, it is printed TODO with its note and
+  // counted apart; passing, it is a PASS that says the mark can go.
   for (const c of result.checks) {
-    c.ok ? passed++ : failed++
+    c.ok ? passed++ : c.todo ? todo++ : failed++
     const detail = c.detail && c.detail.length > 600 ? `${c.detail.slice(0, 600)}…` : c.detail
-    console.log(`${c.ok ? 'PASS' : 'FAIL'} ${name}: ${c.name}${!c.ok && detail ? `\n     ${detail}` : ''}`)
+    const word = c.ok ? 'PASS' : c.todo ? 'TODO' : 'FAIL'
+    const more = c.ok ? (c.todo ? '\n     (marked todo, and it holds now: remove the mark)' : '') : `${detail ? `\n     ${detail}` : ''}${c.todo ? `\n     known fault: ${c.todo}` : ''}`
+    console.log(`${word} ${name}: ${c.name}${more}`)
   }
   const dir = result.run?.dir ?? result.dir
-  if (result.checks.some((c) => !c.ok) && dir) console.log(`     artefacts: ${dir} (debug.log, hark.jsonl, model.jsonl, bodies/, project/, stdout.jsonl)`)
-  console.log(`   (${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s${result.run ? `, claude ${result.run.claudeWallS.toFixed(1)} s` : ''})`)
+  if (result.checks.some((c) => !c.ok && !c.todo) && dir) console.log(`     artefacts: ${dir} (debug.log, hark.jsonl, model.jsonl, bodies/, project/, stdout.jsonl)`)
+  console.log(`   (${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s${result.run ? `, claude ${result.run.claudeWallS.toFixed(1)}${result.run.resumed ? ` + ${result.run.resumed.claudeWallS.toFixed(1)}` : ''} s` : ''})`)
 }
-console.log(`e2e: ${passed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)} s)`)
+console.log(`e2e: ${passed} passed, ${failed} failed${todo ? `, ${todo} todo (known faults, not counted as failures)` : ''} (${((performance.now() - started) / 1000).toFixed(1)} s)`)
 if (failed === 0 && !opt.keep) fs.rmSync(base, { recursive: true, force: true })
 else console.log(`artefacts kept in ${base}`)
 process.exitCode = failed === 0 ? 0 : 1

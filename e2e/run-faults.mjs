@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The fault matrix (issue 12 §4; the `faults` step of `npm test`): every fault of e2e/lib/fault-matrix.mjs at every
+// The fault matrix (docs/reliability.md; the `faults` step of `npm test`): every fault of e2e/lib/fault-matrix.mjs at every
 // point, each one real headless session, two at a time, judged by what SPEC.md promises; then the machine's
 // faults. Prints a PASS/FAIL line per check, writes the table to docs/reliability.md, and exits 0 only when all
 // pass. A table that differs from the committed one is shown by `git diff` (the run prints a note); it does not fail
@@ -21,8 +21,8 @@ import { execFileSync, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { REPO_DIR, runSession } from './lib/session.mjs'
-import { callsTo, engineVersion, pluginVersion } from './lib/inspect.mjs'
-import { cellChecks, cells, reliabilityDoc, sessionOptions, sessions, STORE_FILE, writeMatrixFixture } from './lib/fault-matrix.mjs'
+import { callsTo, engineVersion, pluginVersion, STORE_FILE } from './lib/inspect.mjs'
+import { cellChecks, cells, reliabilityDoc, sessionOptions, sessions, writeMatrixFixture } from './lib/fault-matrix.mjs'
 
 const { values: opt } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The redaction's coverage and cost (issue 13; docs/handoff.md, Token formats): the corpus of
+// The redaction's coverage and cost (docs/handoff.md, Token formats): the corpus of
 // spec/fixtures/redaction-corpus.ts through the cleaning, with the targets beside the results, then
 // the time the cleaning takes. Prints figures only; spec/core/redaction-corpus.spec.ts asserts the
 // counts, nothing here is a test.
@@ -146,7 +146,7 @@ row(`cleanNotes, 64 KB of hostile input (${hostile.length} texts): worst`, '<= 2
 
 // The same for the other forms: settings, flags, headers, URL passwords, curl's -u and key blocks, each unit repeated.
 const forms = ['key=', 'key = x ', 'a: ', 'a=', 'a:', 'password: ', '"token": "', 'pw:"x"', '- pw: `', 'x-api-key: ', 'Header: X-API-Key: ', '--password ', '--x=api-key=',
-  'Authorization: ', 'Authorization: Bearer ', 'Authorization: X a=b, ', 'Bearer ', '://a:b@', 'a://', ' -u a:', '-----BEGIN ', 'PuTTY-User-Key-File-2: ', 'a:${{', '?token=', ',a=']
+  'Authorization: ', 'Authorization: Bearer ', 'Authorization: X a=b, ', 'Bearer ', '://a:b@', 'a://', ' -u a:', '-----BEGIN ', 'PuTTY-User-Key-File-2: ', 'a:${{', '?token=', ',a=', 'authorization:', '?authorization=x&', 'key --pw.', ':pw']
 let worstForm = { ms: 0, what: '' }
 for (const unit of forms) {
   const text = repeat(unit)

@@ -6,7 +6,7 @@
 // records (--decisions). Prints per event each one's median own time and the plugin's overhead above the floor;
 // the first guarded edit on a line of its own, and the session's summed overhead; the module load; Hark's
 // requests; the store's writes and bytes; when end_session reached Hark after session.end began; and the targets
-// of issue 11 against those figures. Asserts nothing.
+// of docs/performance.md against those figures. Asserts nothing.
 //
 //   node scripts/bench-session.mjs [runs] [--runs N] [--warmup N] [--delay-ms N] [--decisions N|demo] [--json]
 //                                  [--plugin-dir DIR] [--against DIR|COMMIT] [--floor-dir DIR] [--keep] [--from FILE]
@@ -204,7 +204,7 @@ async function measure() {
   }
   const load1 = os.loadavg()
 
-  /** One plugin's figures against the floor's: per event, the totals, the store, end_session, and issue 11's targets. */
+  /** One plugin's figures against the floor's: per event, the totals, the store, end_session, and the targets (docs/performance.md). */
   const summarize = (side) => {
     // Per event, in the session's order: each side's median own and settle times, and the overhead.
     const names = []
@@ -286,8 +286,8 @@ async function measure() {
         value: over25.map((e) => `${e.name} ${e.overheadMs}${e.harkRequests > 0 ? ' (waits for Hark)' : ''}`).join('; ') || 'none',
         met: over25.filter((e) => e.harkRequests === 0).length === 0 && over25.length <= 1,
       },
-      // Issue 11 measured the module load in the worker (spawned → loaded); the engine's scan before it was found
-      // later, and is held to the same bound here so it is never out of sight (docs/performance.md, "Module load").
+      // The module-load target was first measured in the worker (spawned → loaded); the engine's scan before it was
+      // found later, and is held to the same bound here so it is never out of sight (docs/performance.md, "Module load").
       { target: 'module load in the worker ≤ the floor + 20 ms', value: round((summary.workerMs?.plugin ?? NaN) - (summary.workerMs?.floor ?? NaN)), met: summary.workerMs?.plugin - summary.workerMs?.floor <= 20, unit: 'ms above the floor' },
       { target: "the engine's scan before the worker ≤ the floor + 20 ms", value: round((summary.scanMs?.plugin ?? NaN) - (summary.scanMs?.floor ?? NaN)), met: summary.scanMs?.plugin - summary.scanMs?.floor <= 20, unit: 'ms above the floor (npm run bench:load: inversify alone +83, picomatch +37)' },
       { target: 'no store write that changes nothing', value: summary.store.unchanged, met: summary.store.unchanged === 0, unit: 'writes that change only savedAt (median)' },
@@ -394,7 +394,7 @@ function printTable(report) {
     const what = w.changed === undefined ? '?' : w.changed.length === 0 ? 'nothing' : w.changed.join(', ')
     console.log(`  ${lpad(i + 1, 2)}. ${pad(w.hook, width)}${pad(w.key, 17)}${lpad(w.bytes ?? '?', 6)} B  ${what}`)
   }
-  console.log('\nIssue 11 targets (read from these figures, not asserted)')
+  console.log('\nTargets (docs/performance.md; read from these figures, not asserted)')
   for (const t of targets) console.log(`  ${t.met ? 'met    ' : 'not met'}  ${t.target}: ${typeof t.value === 'number' ? t.value.toFixed(1) : t.value ?? '–'}${t.unit ? ` ${t.unit}` : ''}`)
   if (report.against !== undefined) printAgainst(report, width)
 }

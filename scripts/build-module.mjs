@@ -8,7 +8,7 @@
 //   node scripts/build-module.mjs --check   the same, and exit 1 when the file on disk was not what the
 //                                           sources build to (it is rewritten: commit it)
 //
-// Why one file (issue 11, "module load"; docs/engine.md, "Before the worker"): before it starts the hooks
+// Why one file (docs/performance.md, "Module load"; docs/engine.md, "Before the worker"): before it starts the hooks
 // worker, Claude Code scans the module on its main thread, every file of it (walks the imports, transpiles,
 // parses, checks the loader's rules), about 3 ms a file and 1–2 ms a KB, at every start, with no cache, and
 // the session waits for it. Seventy files cost about 0.6 s above a pass-through plugin; one file, its

@@ -101,7 +101,7 @@ describe('a move back: an assistant row after the move means the conversation ca
   })
 })
 
-describe('a store that refused a write, then a move to the background (issue 12 §1)', () => {
+describe('a store that refused a write, then a move to the background', () => {
   test('the process that was left hands off the work the store never took', { options, timeoutMs: 15_000 }, async ($, on) => {
     const world = createWorld(on, { files: { [`${PROJECT}/.hark/project`]: 'V-012\n', '/t/moved.jsonl': transcript('user', 'assistant', 'continued-in') } })
     await startSession($)
@@ -211,7 +211,7 @@ describe('claims', () => {
   })
 })
 
-describe('the exit chain claims at classic.SessionEnd (issue 11)', () => {
+describe('the exit chain claims at classic.SessionEnd (end_session goes out within 15 ms of session.end: docs/performance.md)', () => {
   test('the claim is stored when classic.SessionEnd settles; session.end stores the mark, then sends end_session once', { options, timeoutMs: 15_000 }, async ($, on) => {
     const store = new FakeStore()
     const world = createWorld(on, { store })

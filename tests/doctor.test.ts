@@ -1,4 +1,4 @@
-// /hark doctor through the engine (SPEC.md: /hark; issue 14): one screen from what the plugin already knows,
+// /hark doctor through the engine (SPEC.md: /hark): one screen from what the plugin already knows,
 // with no request of its own; Hark's last answer per tool with its fix; the key never shown.
 import { describe, expect, test } from 'claude-code/testing'
 import { createWorld, hark, KEY, NO_KEY, PROJECT, startSession, WITH_KEY } from './world'

@@ -1,4 +1,4 @@
-// Handoffs delivered later (issue 12 §2; README, The handoff): when nothing reached Hark at exit, the handoff
+// Handoffs delivered later (README, The handoff; core/domain/undelivered.ts): when nothing reached Hark at exit, the handoff
 // is kept on this machine, and the next session start in the project sends it once, under the conversation
 // id it was recorded with, saying when it was recorded. Processes played as a chain (tests/world.ts).
 import { describe, expect, test, type Engine } from 'claude-code/testing'

@@ -1,4 +1,4 @@
-// Whole sessions on every platform Claude Code runs on (issue 10; SPEC.md: Setup 1, The edit guard, The
+// Whole sessions on every platform Claude Code runs on (SPEC.md: Setup 1, The edit guard, The
 // handoff; docs/guard.md, "Paths"): a Windows world (drive paths with `\` or `/`, case ignored, other drives
 // and network shares outside), a macOS world (`/tmp` → `/private/tmp`, `/var` → `/private/var`, NFC and
 // NFD names, case ignored, a symlinked checkout) and Linux (case kept). The worlds: tests/world.ts, options
@@ -274,7 +274,7 @@ describe('Linux keeps case', () => {
   })
 })
 
-describe('found by review: a Write into new folders through a link, a folder named in NFD', () => {
+describe('a Write into new folders through a link, a folder named in NFD', () => {
   test('macOS: a Write into folders not there yet, reached through /tmp, is guarded and recorded', T, async ($, on) => {
     const world = createWorld(on, macos({ answer: 'Allow' }))
     await startSession($, MAC_ROOT)
@@ -297,7 +297,7 @@ describe('found by review: a Write into new folders through a link, a folder nam
   })
 })
 
-describe('found by the second review', () => {
+describe('network shares, file streams, shared folder look-ups, names the handoff cannot carry', () => {
   test('Windows: a session in a network share is told apart from a folder without a project file; nothing is sent', T, async ($, on) => {
     const world = createWorld(on, windows({ cwd: '\\\\nas\\dev\\shop', files: { '\\\\nas\\dev\\shop\\.hark\\project': 'V-012\n' } }))
     await startSession($, '\\\\nas\\dev\\shop')

@@ -1,4 +1,4 @@
-// session.start never waits on Hark (issue 11; SPEC.md: session.start, prompt.context): it registers /hark,
+// session.start never waits on Hark (SPEC.md: session.start, prompt.context; docs/performance.md): it registers /hark,
 // finds the project and loads the conversation, starts the brief fetch and settles; the first message's
 // context waits for the brief. World: tests/world.ts; the fake Hark holds every answer while `hold` is set.
 import { describe, expect, test } from 'claude-code/testing'
@@ -59,7 +59,7 @@ describe('the start does not wait on Hark', () => {
   })
 })
 
-describe('found by review of the background start', () => {
+describe('the start behind session.start, at its edges', () => {
   test('an exit while the start’s brief request is unanswered still closes the Hark session it opened', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     world.hark.hold = new Promise<void>(() => undefined)

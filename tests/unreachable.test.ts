@@ -82,7 +82,7 @@ describe('a failing Hark at session start', () => {
   })
 })
 
-describe('a key Hark refuses on a request other than the brief (issue 12 §5)', () => {
+describe('a key Hark refuses on a request other than the brief', () => {
   test('at the first guarded edit (list_journal_entries, HTTP 401): the status line turns to key refused', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)

@@ -161,7 +161,7 @@ export class McpHarkGateway implements HarkGateway {
     if (!reply.done) {
       if (reply.reason === 'timeout') return { result: { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` } }
       const cause = this.connectionFailure(reply.error)
-      // Only a failure before the request went out is "nothing reached Hark" (issue 12 §2: kept for later).
+      // Only a failure before the request went out is "nothing reached Hark" (such a handoff is kept for later: core/domain/undelivered.ts).
       return { result: nothingSent(cause) ? { ok: false, kind: 'unreachable', detail: `could not connect (${cause})` } : { ok: false, kind: 'broken', detail: `the connection broke (${cause})` } }
     }
     const status = reply.value.status

@@ -1,5 +1,5 @@
 /**
- * Handoffs delivered later (issue 12 §2; beyond SPEC.md's fallbacks, which README says): a handoff that
+ * Handoffs delivered later (beyond SPEC.md's fallbacks; README, The handoff): a handoff that
  * reached nothing of Hark at exit is kept in the store (`HandOff`), and the next session start in the
  * project sends each one once with `end_session`, under the conversation id it was recorded with, under a
  * claim so two processes never both send it, behind the start (nothing waits for it). Only "nothing

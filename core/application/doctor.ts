@@ -1,5 +1,5 @@
 /**
- * /hark doctor (SPEC.md: /hark; issue 14): one screen diagnosing the set-up from what the plugin already
+ * /hark doctor (SPEC.md: /hark): one screen diagnosing the set-up from what the plugin already
  * knows, with no request of its own: the project file (or every place looked), whether a key is set (never
  * any part of it), Hark's last answer per tool with the fix for each failure, the store (its file's name,
  * entries, size, a refused write), handoffs waiting for delivery, and the versions.

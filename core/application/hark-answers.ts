@@ -1,5 +1,5 @@
 /**
- * The last answer Hark gave each tool in this plugin load, for /hark doctor (SPEC.md: /hark; issue 14).
+ * The last answer Hark gave each tool in this plugin load, for /hark doctor (SPEC.md: /hark).
  *
  * State: lives as long as the plugin load (bound in the root container); the MCP gateway alone writes
  * it, through `record`, once per request; /hark doctor reads it. It holds no argument, no reply and no

@@ -127,7 +127,7 @@ export class HarkCommand {
     return last === undefined ? failed : `${failed}\nThe last brief this session has:\n\n${renderBriefText(last)}`
   }
 
-  /** Handoffs of earlier sessions that could not reach Hark and wait on this machine (issue 12 §2). */
+  /** Handoffs of earlier sessions that could not reach Hark and wait on this machine (core/domain/undelivered.ts). */
   private async waitingLine(): Promise<string> {
     const project = this.start.activeProject
     const n = project === undefined ? 0 : await this.delivery.waiting(project.venture)

@@ -1,5 +1,5 @@
 /**
- * A refused key is not "offline" (issue 12 §5; SPEC.md, the status line): whichever request Hark answers with
+ * A refused key is not "offline" (SPEC.md, the status line; README, Setup, lists `key refused`): whichever request Hark answers with
  * HTTP 401 or 403 (the decisions at an edit, the handoff, /hark needs, a handoff delivered later), the status
  * line turns to `key refused`, until a brief is fetched again (BriefService). Wraps the Hark gateway; the brief's own
  * result is BriefService's (it draws the status line itself), so only the other requests are watched here.

@@ -1,5 +1,5 @@
 /**
- * Handoffs that could not reach Hark (issue 12 §2, beyond SPEC.md's fallbacks: SPEC.md, The handoff): when
+ * Handoffs that could not reach Hark (beyond SPEC.md's fallbacks: SPEC.md, The handoff; README, The handoff): when
  * nothing reached Hark at exit (a refused connection, a DNS or TLS failure), the handoff is kept in the store
  * as `undelivered:<project>:<recorded at>:<random>` and the next session start in the project sends it once.
  * Kept 14 days at most, 5 per project at most (the oldest dropped first). What is kept is the end_session

@@ -1,4 +1,4 @@
-// The fault matrix (issue 12 §4): which faults, where in a session, what SPEC.md promises then, and the table of
+// The fault matrix (docs/reliability.md): which faults, where in a session, what SPEC.md promises then, and the table of
 // results (docs/reliability.md). Each cell is one real headless session (lib/session.mjs) in which Hark fails one
 // way at one point and answers normally everywhere else: the fake Hark's per-tool faults (lib/fake-hark.mjs) for
 // what happens once a request reaches Hark, the TLS proxy's connection faults (lib/tls-proxy.mjs) for what stops
@@ -6,12 +6,10 @@
 // a transcript over 4 MiB. The checks read the run's artefacts only (lib/inspect.mjs, lib/timings.mjs).
 import fs from 'node:fs'
 import path from 'node:path'
-import { callsTo, editWentAhead, GUARDED_FILE, handoffText, lastAnswer, moduleLoaded, pluginFailures, pluginLog, recordsOver, sessionCommit, statusLines, briefBlock } from './inspect.mjs'
+import { callsTo, editWentAhead, GUARDED_FILE, handoffText, lastAnswer, moduleLoaded, pluginFailures, pluginLog, recordsOver, sessionCommit, statusLines, briefBlock, STORE_FILE, storeOf } from './inspect.mjs'
 import { debugLines, settledHooks } from './timings.mjs'
 import { FIXTURE } from './session.mjs'
 
-/** The store file of a --plugin-dir copy (SPEC.md, What it stores). */
-export const STORE_FILE = 'hark-memory_inline-b2086a409123.json'
 /**
  * The matrix's project: the e2e fixture with one more non-goal, over `src/db/**`, so the guarded file is covered
  * by a record of each source: the decisions (list_journal_entries) and a non-goal (the brief). A fault at the
@@ -82,7 +80,7 @@ export function cells() {
 /**
  * The sessions that check the cells: a fault at the start has a session of its own (the edit's checks need the
  * brief: its non-goals and the status line); the same fault at the first guarded edit and at exit share one,
- * which the issue's checks allow: the handoff at exit is the same whether the decisions came or not, and each
+ * which the checks allow: the handoff at exit is the same whether the decisions came or not, and each
  * point's failure is its own log line. Each machine fault has its own. [{ id, cells }]
  */
 export function sessions(chosen = cells()) {
@@ -157,15 +155,6 @@ export function transcriptOf(run) {
   return found.sort((a, b) => b.bytes - a.bytes)[0]
 }
 
-/** The plugin's store after the run: { key: value }, or undefined when it is missing or unreadable. */
-export function storeOf(run) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(run.files.home, '.claude', 'plugins', 'store', STORE_FILE), 'utf8'))
-  } catch {
-    return undefined
-  }
-}
-
 /** The exit hooks' settle times (ms) from the debug log: classic.SessionEnd, session.end, and their span. */
 export function exitTimes(run) {
   const hooks = settledHooks(debugLines(run.debug)).filter((h) => h.label.split(', ').some((l) => l.startsWith('hark-memory@')))
@@ -189,7 +178,7 @@ const mentions = (args, commit) => {
 
 /**
  * The checks on one cell's run: [{ name, ok, detail }], and `row`, what the table shows of it. Each check is
- * one of the issue's five (the session finishes; the edit guard follows SPEC.md; one log line per fault; no
+ * one of the five the matrix holds every cell to (the session finishes; the edit guard follows SPEC.md; one log line per fault; no
  * recorded work lost; the exit hooks settle inside the window) or a precondition (the fault struck where meant).
  */
 export function cellChecks(run, cell, { delivery, together = [cell] } = {}) {

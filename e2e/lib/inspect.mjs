@@ -92,6 +92,18 @@ export function recordsOver(file, fixture = FIXTURE) {
   return out
 }
 
+/** The store file of a --plugin-dir copy (SPEC.md, What it stores). */
+export const STORE_FILE = 'hark-memory_inline-b2086a409123.json'
+
+/** The plugin's store after the run: { key: value }, or undefined when it is missing or unreadable. */
+export function storeOf(run) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(run.files.home, '.claude', 'plugins', 'store', STORE_FILE), 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
 export const callsTo = (run, tool) => run.harkLog.filter((h) => h.tool === tool)
 export const lastAnswer = (run) => run.events.filter((e) => e.type === 'result').at(-1)?.result ?? ''
 
@@ -270,5 +282,125 @@ export function sessionChecks(run, { pluginDir }) {
     .filter(([, text]) => text.includes(ACCESS_KEY)).map(([where]) => where)
   check('the access key is in no log and no store (debug log, stdout, stderr, ~/.claude/plugins/store)', keyFound.length === 0, keyFound.join(', '))
   check('the session saw the secret and the code (so the privacy check means something)', lastAnswer(run).includes(SECRET) && lastAnswer(run).includes('e2e-code-marker-3a44'), '')
+  return out
+}
+
+/** The session id a stream-json run printed in its system/init event. */
+const initSession = (events) => events.find((e) => e.type === 'system' && e.subtype === 'init')?.session_id
+
+/**
+ * The checks on one conversation carried by two processes (scenarios/resume.json, runSession's `resume`): the
+ * first edits src/db/schema.sql, runs npm test and commits; the second, `claude -p --resume <its session id>`,
+ * writes src/app.js. SPEC.md, One conversation, several processes; What it stores; The handoff. `stale`: the
+ * store was aged past 30 minutes between the two, so the second process fetches the brief again. `fork`: the
+ * second ran with --fork-session, so under a session id of its own (SPEC.md, Limits: a fork shares the state).
+ */
+export function resumeChecks(run, { stale = false, fork = false } = {}) {
+  const out = []
+  const check = (name, ok, detail = '', todo) => out.push({ name, ok: !!ok, detail, ...(todo && { todo }) })
+  const second = run.resumed
+  // Each process's requests, by when they reached the fake: the first had exited before the second started.
+  const within = (t, p) => t >= p.startedAt && t <= p.endedAt
+  const procs = [
+    { name: 'first', run, hark: run.harkLog.filter((h) => within(h.receivedAt, run)), model: run.modelLog.filter((m) => m.main && within(m.receivedAt, run)) },
+    { name: 'second', run: second, hark: run.harkLog.filter((h) => within(h.receivedAt, second)), model: run.modelLog.filter((m) => m.main && within(m.receivedAt, second)) },
+  ]
+  const [first, resumed] = procs
+  const list = (rs) => rs.map((r) => `#${r.n} ${r.tool ?? r.method ?? r.http} ${r.outcome}`).join(', ') || 'none'
+  const stray = run.harkLog.filter((h) => !within(h.receivedAt, run) && !within(h.receivedAt, second))
+  check('every Hark request came while one of the two processes ran', stray.length === 0, list(stray))
+
+  const answers = ['resume-first-done', 'resume-second-done']
+  for (const [i, p] of procs.entries()) {
+    check(`the ${p.name} process ran to its final answer`, p.run.rc === 0 && lastAnswer(p.run).includes(answers[i]), `claude rc=${p.run.rc}; answer ${JSON.stringify(lastAnswer(p.run).slice(0, 120))}`)
+    const failures = pluginFailures(p.run)
+    check(`the ${p.name} process loaded the plugin, with no load failure or skipped hook`, moduleLoaded(p.run) && failures.length === 0, failures.slice(0, 3).join(' | ') || 'no "hooks module hark-memory@… loaded" line')
+  }
+  // The second process carried the first one's conversation: its first model request holds the first prompt and answer.
+  const firstBody = resumed.model[0] ? JSON.stringify(run.modelBody(resumed.model[0].body)) : ''
+  check('the second process resumed the first one\'s conversation (its first model request holds the first prompt and answer)',
+    firstBody.includes('Add a users table to the schema, run the tests') && firstBody.includes('resume-first-done'), `${resumed.model.length} main model requests in the second process`)
+  const ids = procs.map((p) => initSession(p.run.events))
+  if (fork) check('claude --resume --fork-session gave the second process a session id of its own (system/init of both)', ids[0] !== undefined && ids[1] !== undefined && ids[0] !== ids[1], ids.join(' then '))
+  else check('claude --resume kept the session id (system/init of both processes)', ids[0] !== undefined && ids[0] === ids[1], ids.join(' then '))
+
+  // 1. One conversation: the same _meta.conversation on every request of both processes.
+  const convs = new Set(run.harkLog.map((h) => h.meta?.conversation))
+  const [conv] = convs
+  check('both processes sent requests to Hark', first.hark.length > 0 && resumed.hark.length > 0, `first: ${list(first.hark)}; second: ${list(resumed.hark)}`)
+  check('every request of both processes carries one and the same _meta.conversation (32 hex)', convs.size === 1 && /^[0-9a-f]{32}$/.test(conv ?? ''),
+    procs.map((p) => `${p.name}: ${[...new Set(p.hark.map((h) => h.meta?.conversation))].join(', ')}`).join('; '))
+
+  // 2. The brief: fetched by the first; the second reuses it within 30 minutes (SPEC.md: session.start).
+  const briefs = procs.map((p) => p.hark.filter((h) => h.tool === 'get_agent_brief'))
+  check('the first process fetched the brief once (get_agent_brief)', briefs[0].length === 1 && briefs[0][0].outcome === 'ok', list(briefs[0]))
+  if (stale) {
+    check('the second process, past 30 minutes of the first one\'s saved state, fetched the brief again, once', briefs[1].length === 1 && briefs[1][0].outcome === 'ok', list(briefs[1]))
+  } else {
+    const gapMin = briefs[0][0] ? (Date.parse(second.endedAt) - Date.parse(briefs[0][0].receivedAt)) / 60_000 : NaN
+    check(`no get_agent_brief from the second process, which ran within 30 minutes of the first one's brief (${gapMin.toFixed(2)} min)`, briefs[1].length === 0 && gapMin < 30, list(briefs[1]))
+  }
+  const blocks = (firstBody.match(/<hark-brief[^>]*>[\s\S]*?<\/hark-brief>/g) ?? []).map((b) => JSON.parse(`"${b}"`))
+  if (stale) {
+    // The fake Hark's brief says handoff "clean" once it has taken an end_session: the first process's brief
+    // said "open", the one the second fetched says "clean".
+    const says = blocks.map((b) => b.match(/"handoff":\s*\{\s*"status":\s*"(\w+)"/)?.[1] ?? '?')
+    check('the brief the second process fetched reached its model (a <hark-brief> whose handoff is "clean")', says.includes('clean'),
+      `the request holds ${blocks.length} <hark-brief> ${blocks.length === 1 ? 'block' : 'blocks'}, handoff ${says.join(', ') || 'none'}; the status lines say ${JSON.stringify(statusLines(second))}`,
+      'the plugin gives the fresh brief only as its prompt.context block (core/application/provide-context.ts); the resumed conversation holds the first process\'s `hark` block, and the engine sends a context block only while the conversation holds none (PromptContextResult; docs/engine.md, "claude -p --resume"), so the model works from the old brief while the status line shows the new one')
+  } else {
+    check('the second process\'s first model request holds the brief block once (the first process\'s, from the resumed history)', blocks.length === 1, `${blocks.length} <hark-brief> blocks`)
+  }
+
+  // 3. Each process's handoff names its own work only.
+  const ends = procs.map((p) => p.hark.filter((h) => h.tool === 'end_session'))
+  const commit = sessionCommit(run)
+  for (const [i, p] of procs.entries()) {
+    check(`the ${p.name} process sent one end_session, and Hark took it`, ends[i].length === 1 && ends[i][0].outcome === 'ok', list(p.hark))
+    const others = p.hark.filter((h) => ['session_stopped', 'close_session', 'get_venture', 'list_candidates'].includes(h.tool))
+    check(`the ${p.name} process sent no session_stopped, close_session or other call`, others.length === 0, list(others))
+  }
+  const [h1, h2] = ends.map((e) => handoffText(e[0]?.arguments))
+  const all1 = Object.values(h1).join('\n')
+  const all2 = Object.values(h2).join('\n')
+  check('the first handoff names src/db/schema.sql, npm test: passed and the commit', (h1.what_changed ?? '').includes('edited src/db/schema.sql') && (h1.what_i_did ?? '').includes('npm test: passed') && !!commit && (h1.what_changed ?? '').includes(`commit ${commit.sha} Add users table`),
+    `commit ${commit?.sha ?? 'missing'}; ${JSON.stringify({ what_i_did: h1.what_i_did, what_changed: h1.what_changed }).slice(0, 400)}`)
+  check('the first handoff does not name src/app.js (the second process\'s file)', all1.length > 0 && !all1.includes('src/app.js'), JSON.stringify(h1).slice(0, 400))
+  check('the second handoff names src/app.js', (h2.what_changed ?? '').includes('edited src/app.js'), JSON.stringify(h2.what_changed ?? '').slice(0, 200))
+  const carried = ['src/db/schema.sql', 'npm test', 'Add users table', commit?.sha].filter((t) => t && all2.includes(t))
+  check('the second handoff names none of the first process\'s work (src/db/schema.sql, the test run, the commit)', all2.length > 0 && carried.length === 0, carried.length ? `names ${carried.join(', ')}: ${JSON.stringify(h2).slice(0, 400)}` : JSON.stringify(h2).slice(0, 300))
+
+  // 4. The store: one conversation, one record per process, both handoffs claimed, nothing left pending.
+  const store = storeOf(run)
+  check('the plugin store is readable after both processes', store !== undefined, path.join(run.files.home, '.claude', 'plugins', 'store', STORE_FILE))
+  const records = Object.entries(store ?? {}).filter(([k]) => k.startsWith('c:')).map(([key, r]) => {
+    const [, conversationKey, load] = key.split(':')
+    return { key, conversationKey, load: new Date(Number(load)).toISOString(), r }
+  })
+  const keys = new Set(records.map((x) => x.conversationKey))
+  check('the store holds one conversation (one conversation key over all its records)', keys.size === 1, [...keys].join(', '))
+  check('every record holds the conversation id sent to Hark', records.length > 0 && records.every((x) => x.r.conversationId === conv), records.map((x) => x.r.conversationId).join(', '))
+  const claims = Object.keys(store ?? {}).filter((k) => k.startsWith('handoff:'))
+  // Stale, the second process's start folds the first one's idle record into its own under a claim of the
+  // segment (SPEC.md, How long it keeps things), so its handoff is the next segment's.
+  const segments = stale ? '0,1,2' : '0,1'
+  check(`the handoff claims of that conversation: segments ${segments}${stale ? ' (1: the fold of the idle record)' : ''}`,
+    claims.every((k) => keys.has(k.split(':')[1])) && claims.map((k) => k.split(':')[2]).sort().join() === segments, claims.join(', '))
+  const newest = records.at(-1)?.r
+  const pending = records.filter((x) => (newest?.cursors?.[x.key] ?? 0) < x.r.seq)
+  check('nothing is left to hand off: the last record\'s cursors cover every record\'s work', records.length > 0 && pending.length === 0, pending.map((x) => `${x.key}: seq ${x.r.seq}, cursor ${newest?.cursors?.[x.key]}`).join(' | '))
+  const own = procs.map((p) => records.filter((x) => within(x.load, p.run)))
+  if (stale) {
+    check('the first process\'s record, idle past 30 minutes, was folded into the second one\'s and removed; the session id is kept',
+      records.length === 1 && own[1].length === 1 && own[1][0].r.sessions.includes(ids[1]) && own[1][0].r.active?.session === ids[1], `${records.length} records: ${records.map((x) => `${x.load} ${JSON.stringify(x.r.sessions)}`).join(' | ')}`)
+  } else {
+    check('one record per process (loaded while it ran)', records.length === 2 && own.every((o) => o.length === 1), procs.map((p, i) => `${p.name}: ${own[i].length}`).join(', ') + `; ${records.length} records`)
+    check('each process\'s session id is recorded in its own record (sessions, and the active one)',
+      own.every((o, i) => o.length === 1 && o[0].r.sessions.includes(ids[i]) && o[0].r.active?.session === ids[i]), own.map((o) => JSON.stringify(o[0]?.r.sessions)).join(' / '))
+    if (fork) check('the second record lists both session ids as the conversation\'s', own[1].length === 1 && ids.every((id) => own[1][0].r.sessions.includes(id)), JSON.stringify(own[1][0]?.r.sessions))
+    check('the second record reused the first one\'s brief (same briefAt, the cached brief\'s fetchedAt)',
+      own.every((o) => o.length === 1) && own[1][0].r.briefAt === own[0][0].r.briefAt && store?.['brief:V-012']?.fetchedAt === own[0][0].r.briefAt,
+      `briefAt ${own.map((o) => o[0]?.r.briefAt).join(' / ')}, cached ${store?.['brief:V-012']?.fetchedAt}`)
+  }
   return out
 }

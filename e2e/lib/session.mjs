@@ -143,7 +143,14 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
  *   env         more environment variables for the engine (e.g. CLAUDE_BG_SOURCE)
  *   beforeClaude  called with the run's files just before claude starts (the home and project exist); may
  *               return a function, called once claude has exited (the bench watches the store this way)
- * Resolves { dir, files, rc, wallS, stdout, stderr, harkLog, modelLog, ... }.
+ *   resume      once the first claude has exited, run a second one in the same project, home and listeners:
+ *               `claude -p <scenario.resumePrompt> --resume <the first's session id>` with the same flags, its
+ *               debug log, stdout and stderr in debug-2.log, stdout-2.jsonl, stderr-2.txt
+ *   beforeResume  called with the run's files between the two processes (e.g. to age the plugin's store)
+ *   resumeArgs  more arguments for the second claude only (e.g. --fork-session)
+ * Resolves { dir, files, rc, wallS, stdout, stderr, harkLog, modelLog, ... }; with resume, also `startedAt`
+ * and `endedAt` (ISO, the system clock of the logs' `receivedAt`) and `resumed`: { sessionId, rc, claudeWallS,
+ * startedAt, endedAt, events, debug, stderr } of the second process.
  */
 export async function runSession(o = {}) {
   const dir = o.dir
@@ -206,20 +213,47 @@ export async function runSession(o = {}) {
       ...(o.extraArgs ?? []),
     ]
     const after = await o.beforeClaude?.(files)
+    const startedAt = new Date().toISOString()
     const session = await run(claudeBin(), args, { cwd: proj, env, timeoutS: o.timeoutS ?? 90 })
+    const endedAt = new Date().toISOString()
     await after?.()
     fs.writeFileSync(files.stdout, session.stdout)
     fs.writeFileSync(files.stderr, session.stderr)
-    result = { dir, files, install, fixture: o.fixture ?? FIXTURE, fail: o.fail, hangS: o.hangS ?? HANG_S, rc: session.rc, claudeWallS: session.wallS }
+    result = { dir, files, install, fixture: o.fixture ?? FIXTURE, fail: o.fail, hangS: o.hangS ?? HANG_S, rc: session.rc, claudeWallS: session.wallS, startedAt, endedAt }
+    if (o.resume) await o.beforeResume?.(files)
+    if (o.resume) result.resumed = await resumeSession({ dir, proj, env, args: [...args, ...(o.resumeArgs ?? [])], session, prompt: scenario.resumePrompt, timeoutS: o.timeoutS ?? 90 })
   } finally {
     for (const stop of stops.reverse()) await stop()
     await new Promise((r) => setTimeout(r, 20)) // let the last 'close' handlers append their log lines
   }
-  return { ...result, wallS: (performance.now() - started) / 1000, ...collect(files) }
+  const out = { ...result, wallS: (performance.now() - started) / 1000, ...collect(files) }
+  if (result.resumed) {
+    const r = result.resumed
+    out.resumed = { ...r, events: parseEvents(readText(r.files.stdout)), debug: readText(r.files.debug), stderr: readText(r.files.stderr) }
+  }
+  return out
+}
+
+/** The second process of a resumed conversation: `-p <prompt> --resume <session id of the first>`, same flags. */
+async function resumeSession({ dir, proj, env, args, session, prompt, timeoutS }) {
+  const init = session.stdout.split('\n').map((l) => { try { return JSON.parse(l) } catch { return {} } }).find((e) => e.type === 'system' && e.subtype === 'init')
+  const sessionId = init?.session_id
+  if (!sessionId) throw new Error('the first claude printed no system/init event with a session_id: nothing to resume')
+  const files = { debug: path.join(dir, 'debug-2.log'), stdout: path.join(dir, 'stdout-2.jsonl'), stderr: path.join(dir, 'stderr-2.txt') }
+  const again = ['-p', prompt ?? 'go on', '--resume', sessionId, ...args.slice(2)]
+  again[again.indexOf('--debug-file') + 1] = files.debug
+  const startedAt = new Date().toISOString()
+  const second = await run(claudeBin(), again, { cwd: proj, env, timeoutS })
+  const endedAt = new Date().toISOString()
+  fs.writeFileSync(files.stdout, second.stdout)
+  fs.writeFileSync(files.stderr, second.stderr)
+  return { sessionId, files, rc: second.rc, claudeWallS: second.wallS, startedAt, endedAt }
 }
 
 const readText = (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '')
 const readJsonl = (f) => readText(f).split('\n').filter(Boolean).map((l) => JSON.parse(l))
+
+const parseEvents = (text) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => { try { return JSON.parse(l) } catch { return {} } })
 
 /** What a run left, parsed: Hark's requests, the model's requests, stream-json events, the debug log. */
 export function collect(files) {
@@ -227,7 +261,7 @@ export function collect(files) {
     harkLog: readJsonl(files.hark),
     proxyLog: readJsonl(files.proxy),
     modelLog: readJsonl(files.model),
-    events: readText(files.stdout).split('\n').filter((l) => l.startsWith('{')).map((l) => { try { return JSON.parse(l) } catch { return {} } }),
+    events: parseEvents(readText(files.stdout)),
     debug: readText(files.debug),
     stderr: readText(files.stderr),
     modelBody: (name) => JSON.parse(readText(path.join(files.bodies, name)) || '{}'),

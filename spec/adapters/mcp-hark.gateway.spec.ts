@@ -167,7 +167,7 @@ test('list_candidates: 500 proposals count as 500, the first 200 readable', asyn
   expect(out.ok && out.value.items.length).toBe(200)
 })
 
-describe('noting the answer for /hark doctor (issue 11: the caller never waits for the clock)', () => {
+describe('noting the answer for /hark doctor (the caller never waits for the clock)', () => {
   const settle = () => new Promise((done) => setTimeout(done, 0))
 
   test('the result comes before the clock has answered; the answer is noted once it has', async () => {

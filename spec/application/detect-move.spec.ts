@@ -31,7 +31,7 @@ test('an idle session reads nothing', async () => {
   td.verify(files.size(td.matchers.anything()), { times: 0 })
 })
 
-test('found by review: with no transcript to read and the store queue stuck, the check stops waiting for the refresh (the exit window is shared)', async () => {
+test('with no transcript to read and the store queue stuck, the check stops waiting for the refresh (the exit window is shared)', async () => {
   const start = new StartState()
   start.moveTo('active', { project: { venture: 'V-012' as never, root: '/p', file: '/p/.hark/project' } })
   const conversation = new ConversationState()

@@ -1,4 +1,4 @@
-// /hark doctor (issue 14): the report is made from what the plugin already knows and sends nothing; it
+// /hark doctor (SPEC.md: /hark): the report is made from what the plugin already knows and sends nothing; it
 // shows the project file or every place looked, whether a key is set (never any of it), Hark's last answer
 // per tool with the fix for each failure, the store's entries and a refused write, and the versions.
 import { describe, expect, test } from 'vitest'

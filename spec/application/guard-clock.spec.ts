@@ -1,5 +1,5 @@
 // The edit guard's retry rule (SPEC.md: The edit guard, "If the fetch fails, the guard uses non-goals alone and
-// tries again a minute later") when the clock fails too (issue 11 review): a failed decision fetch that the
+// tries again a minute later") when the clock fails too: a failed decision fetch that the
 // clock could not time is not tried again on every edit, and logs one line; once the clock answers again,
 // the minute runs from that reading. Driven through the composition root, as the hooks adapter drives it.
 import { describe, expect, test } from 'vitest'

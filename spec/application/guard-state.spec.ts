@@ -1,6 +1,6 @@
 // GuardState's decision to fetch (SPEC.md: The edit guard, "fetched on the first edit … tries again a minute
 // later"), and when that decision needs the time: only while a failed fetch's minute may be running, so the
-// first guarded edit of a session does not wait for a clock reading before its request (issue 11).
+// first guarded edit of a session does not wait for a clock reading before its request (docs/performance.md).
 import { describe, expect, test } from 'vitest'
 import { DECISION_RETRY_MS, GuardState } from '../../core/application/guard-edit'
 

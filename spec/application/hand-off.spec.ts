@@ -161,7 +161,7 @@ describe("the handoff's claim", () => {
 
 const claims = (data: Map<string, unknown>) => [...data.keys()].filter((k) => k.startsWith('handoff:'))
 
-describe('the claim made ahead at classic.SessionEnd (issue 11: end_session within 15 ms of session.end)', () => {
+describe('the claim made ahead at classic.SessionEnd (end_session goes out within 15 ms of session.end: docs/performance.md)', () => {
   test('session.end goes from the mark to end_session: one store write, no read; one claim in all', async () => {
     const w = world(1)
     td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenResolve({ ok: true, value: undefined })

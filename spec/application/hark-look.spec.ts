@@ -1,4 +1,4 @@
-// `/hark doctor` and `/hark preview` only look (found by review): they start nothing, so in the agent view's
+// `/hark doctor` and `/hark preview` only look: they start nothing, so in the agent view's
 // placeholder or a conversation not started yet they send nothing and store nothing.
 import { expect, test } from 'vitest'
 import { compose } from '../../composition/container'

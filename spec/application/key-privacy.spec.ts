@@ -1,4 +1,4 @@
-// The key only in the Authorization header, proven (issue 12 §3): property tests over the whole
+// The key only in the Authorization header (SPEC.md: Setup 2; Every outbound request, Never sent), proven: property tests over the whole
 // plugin in Node. Random access keys; Claude's notes, commit subjects and pull request URLs that
 // hold the key (whole, split across lines, in another case, inside URLs and code blocks); Hark
 // failures whose bodies and error texts echo it. A short session runs each time (start, context, a

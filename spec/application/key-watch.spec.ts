@@ -1,4 +1,4 @@
-// A refused key is not "offline" (issue 12 §5): KeyWatch turns the status line to `key refused` when Hark
+// A refused key is not "offline" (README, Setup: `key refused`): KeyWatch turns the status line to `key refused` when Hark
 // answers any request but the brief with HTTP 401 or 403, until a brief is fetched again; nothing else turns
 // it back.
 import * as td from 'testdouble'

@@ -1,4 +1,4 @@
-// The exit chain's read ahead (issue 11: end_session within 15 ms of session.end): classic.SessionEnd reads
+// The exit chain's read ahead (end_session goes out within 15 ms of session.end: docs/performance.md): classic.SessionEnd reads
 // the other processes' records, and session.end's handoff works from that read instead of reading them
 // again. Work another process records in between is not marked handed off, so it goes in a later handoff.
 import { describe, expect, test } from 'vitest'

@@ -1,4 +1,4 @@
-// Work recorded without the hook waiting for the store (issue 11; RecordRepository.record): the hook's
+// Work recorded without the hook waiting for the store (RecordRepository.record; docs/performance.md): the hook's
 // use case resolves while the store still holds the write, and what runs later (a handoff) is queued
 // behind it, so nothing recorded is lost and the order of saves is kept.
 import { describe, expect, test } from 'vitest'
@@ -113,7 +113,7 @@ describe('a hook records its work without waiting for the store', () => {
     expect(outcome.kind === 'sent' ? outcome.work.files : []).toEqual(['src/app.ts'])
   })
 
-  test("found by review: with the store's writes hanging, the exit still hands off every edit and the notes (from memory)", async () => {
+  test("with the store's writes hanging, the exit still hands off every edit and the notes (from memory)", async () => {
     const w = world({ realClock: true })
     await started(w)
     w.hold()

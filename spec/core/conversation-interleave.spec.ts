@@ -95,7 +95,7 @@ describe('randomized interleavings of processes saving, claiming and ending', ()
     })
   }
 
-  // Issue 12 §3: the same rules as a property. fast-check draws the case as well as the seed, and a failure
+  // The same rules as a property. fast-check draws the case as well as the seed, and a failure
   // shrinks to the simplest case that still fails (fewer processes, no crashes, no idle pauses, no agent),
   // which it prints with the seed to replay through `play`.
   test('as a property over every case: at most one handoff per piece of work, nothing recorded lost', { timeout: 600_000 }, () => {

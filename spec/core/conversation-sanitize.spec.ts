@@ -1,5 +1,5 @@
 /**
- * Values read back from the store are untrusted (issue 5: "keep only fields of the expected type"):
+ * Values read back from the store are untrusted (kept only as fields of the expected type):
  * a damaged file, an older or newer version of the plugin, or anything else that can write the
  * file. Sanitising keeps what has the expected type, bounds every list and string, never lets a
  * prototype key through, and stays fast on the largest store the engine allows (4 MiB of JSON).

@@ -344,7 +344,7 @@ describe('values read back from the store are checked again before they are sent
   })
 })
 
-test('found by review: a file named after the access key is sent with the key redacted', () => {
+test('a file named after the access key is sent with the key redacted', () => {
   const key = 'hark_live_0123456789abcdef'
   const payload = buildHandoff(v('V-012'), { files: [`tmp/${key}.json`], commits: [], tests: [], links: [] }, undefined, key)
   expect(JSON.stringify(payload)).not.toContain(key)

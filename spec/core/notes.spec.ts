@@ -538,17 +538,19 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
 
   test.each([
     ['private keys', ['-----BEGIN PRIVATE KEY-----', '-----BEGIN RSA PRIVATE KEY-----\n', '-----BEGIN ', '-----END PRIVATE KEY-----', 'PuTTY-User-Key-File-2: '], 'ABCDEFGHIJ+/=\n '],
-    ['authorization', ['Authorization: ', 'Proxy-Authorization="', 'Bearer ', 'Bearer\n', 'Authorization: Bearer '], 'abc123-._~+/= \t'],
+    ['authorization', ['Authorization: ', 'Proxy-Authorization="', 'Bearer ', 'Bearer\n', 'Authorization: Bearer ', 'authorization:', '?authorization=x&'], 'abc123-._~+/= \t'],
     ['curl', [' -u ', ' --user=', '-u a:'], 'abc:@ '],
     ['URL passwords', ['a://', 'a://b:c@', 'https://', 'x.y.', '://:@'], 'abc.+-:@/ '],
     ['webhooks', ['hooks.slack.com/services/', 'discord.com/api/webhooks/'], 'abc/_-'],
     ['settings', ['key=', 'key = x ', 'key = x #', 'a:', 'password: ', '"token": "', "'secret': '", '--password ', '$env:KEY = "', '**Password:** '], 'abc_.-= \t"\'#:'],
-    // Found by review: an expression opened on every setting and never closed (was 1.3 s at 64 KB).
+    // A flag's name in a run of flags joined by dots, on a line with a secret word (was 1.3 s at 64 KB).
+    ['flags', ['key --pw.', '--key.', '--api.key.', '.--token', 'key --a.'], 'abc.-'],
+    // An expression opened on every setting and never closed (was 1.3 s at 64 KB).
     ['expressions', ['a:${{', '"a":${{', 'key=${{ ', 'x: ${{ secrets.'], 'abc${ .'],
     ['spaces', [' ', '\t', 'a:  ', 'key = ', 'x \n'], ' \t'],
-    // Found by review: a label before a secret name, the scheme words and parameters of Authorization, quoted names.
+    // A label before a secret name, the scheme words and parameters of Authorization, quoted names.
     ['labels and schemes', ['Header: X-API-Key: ', 'a: ', 'a=', '--x=api-key=', '"a" = "', 'Authorization: ApiKey ', 'Authorization: Token token="', 'Authorization: X a=b, ', 'API key: `', '?token=', ',a='], 'abc123=,:"` -'],
-    // Found by the second review: one long line of settings whose names are secret only by a part (was 115 ms at 64 KB).
+    // One long line of settings whose names are secret only by a part (was 115 ms at 64 KB).
     ['one long line of settings', ['pw:"x"', 'pass: "x" ', 'auth: "x" ', "pw:'x'", 'pw:`x`', '- pw: `'], 'abc"\'` -'],
     ['code fences', ['```\n', '~~~', '> > > ', '1. ```', '```js\nx\n'], '`~> -'],
     ['escapes', ['\u001b[', '\u001b]8;;', '\u001b]8;;http://e\u0007', '\u009b', '\u001b(', '\u202e'], '0123;?:[] \u001b\u0007'],
@@ -560,15 +562,16 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
     }
   }, 60_000)
 
-  test("the tester's inputs", () => {
-    for (const text of ['sk-'.repeat(66_000), 'eyJxxxxxxxxxx.'.repeat(15_000), 'eyJ-'.repeat(50_000)]) {
+  test('long runs of repeated token prefixes', () => {
+    // …and a run of flags joined by dots after a secret word (was 1.3 s at 64 KB), Authorization with no blank (was 0.6 s at 128 KB).
+    for (const text of ['sk-'.repeat(66_000), 'eyJxxxxxxxxxx.'.repeat(15_000), 'eyJ-'.repeat(50_000), `key ${'--a.'.repeat(50_000)}`, 'authorization:'.repeat(15_000), ':pw'.repeat(66_000)]) {
       expect(timed(() => cleanNotes(text))).toBeLessThan(BOUND_MS)
       expect(timed(() => redactSecrets(text))).toBeLessThan(BOUND_MS)
     }
   }, 30_000)
 })
 
-describe('found by review (issue 11 round): realistic pasted text', () => {
+describe('realistic pasted text', () => {
   const key = fill(27)
   test.each([
     ['any Authorization scheme keeps its word and loses its credentials', `Authorization: ApiKey ${key}`, 'Authorization: ApiKey '],
@@ -582,7 +585,7 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     ['a setting after another', `--set-env-vars=API_KEY=${key}`, '--set-env-vars=API_KEY='],
     ['a PowerShell hashtable', `Invoke-RestMethod -Headers @{ "X-API-Key" = "${key}" }`, '"X-API-Key" = "'],
     ['a value in backticks', `**API key:** \`${key}\``, '**API key:** `'],
-    // Found by the second review: values that look like a nested setting are still the outer one's.
+    // Values that look like a nested setting are still the outer one's.
     ['base64 padding in a Kubernetes Secret', `  password: ${fill(16)}=`, '  password: '],
     ['an = inside a value', `SECRET_KEY=django-insecure-${fill(8)}=+2x9q`, 'SECRET_KEY='],
     ['an = inside a connection string value', `Endpoint=sb://x.servicebus.windows.net/;SharedAccessKey=${fill(43)}=`, 'SharedAccessKey='],
@@ -594,25 +597,32 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     ['a bold Authorization label', `**Authorization:** Basic ${fill(24)}==`, '**Authorization:** Basic '],
     ['a setting listed after another in one value', `--set-env-vars=NODE_ENV=production,API_KEY=${key}`, 'NODE_ENV=production,API_KEY='],
     ['a query parameter inside a setting', `WEBHOOK_URL=https://api.example.com/hook?token=${key}`, 'https://api.example.com/hook?token='],
-    // Found by the third review: what the earlier passes read inside a value stays theirs.
+    // What the earlier passes read inside a value stays theirs.
     ['a setting inside a quoted value of a quoted name', `$params = @{ "ConnectionString" = "Password=${fill(20)};Server=db" }`, ';Server=db'],
     ['a flag inside a quoted value of a quoted name', `$h = @{ "Args" = "--api-key=${key}" }`, '"Args" = "--api-key='],
     ['a setting inside backticks', `FOO=\`TOKEN=${fill(20)}\``, 'FOO=`TOKEN='],
     ['a setting after a bold label', `- **Note**: token:${key}`, '- **Note**: token:'],
     ['a setting after a bold Authorization label', `**Authorization**: token: ${key}`, '**Authorization**: token: '],
     ['a single-quoted parameter', `**Authorization**: token='${key}'`, '**Authorization**: '],
-    // Found by the fourth review: a token may start with `-`, `_` or `*` (base64url) and is still the credential.
+    // A token may start with `-`, `_` or `*` (base64url) and is still the credential.
     ['a credential starting with -', `curl -H "Authorization: Bearer -${key}" https://x`, 'Authorization: Bearer '],
     ['a credential starting with --', `Authorization: --${key}`, 'Authorization: '],
-    // Found by the fifth review: …and with more words after it on the line.
+    // …and with more words after it on the line.
     ['a credential starting with - before more words', `Authorization: Bearer -${key} and then some more words`, 'Authorization: Bearer '],
     ['a credential starting with - and no scheme, before more words', `Authorization: -${key} and then some more words`, ' and then some more words'],
     ['a credential starting with -- in httpie, before more words', `http GET https://api.example.com Proxy-Authorization:--${key} and more`, 'Proxy-Authorization:'],
-    // Found by the sixth review: …even when its letters spell a secret word (a flag cannot be told from it).
+    // …even when its letters spell a secret word (a flag cannot be told from it).
     ['a credential starting with -token before more words', `I used Authorization: Bearer -token${key} and then it worked`, ' and then it worked'],
     ['a credential starting with --secret before more words', `Proxy-Authorization: Basic --secret${key} x`, 'Proxy-Authorization: Basic '],
     ['a credential starting with __', `Authorization: Bearer __${key}`, 'Authorization: Bearer '],
     ['a credential starting with **', `Authorization:'**${key}'`, "Authorization:'"],
+    // A sentence's comma or bracket after a spaced setting's value, and names in underscore bold.
+    ['a spaced setting before a comma', `Config: region=eu\nThe api_key = ${key}, which I rotated.`, ' which I rotated.'],
+    ['a spaced setting before a bracket', `DB_PASSWORD = ${key}[ /`, 'DB_PASSWORD = '],
+    ['an underscore-bold name mid-line', 'Use __auth__: "' + key + '" here', 'Use __auth__: "'],
+    ['an underscore-bold Authorization', '__Authorization__: "' + key + '"', '__Authorization__: "'],
+    // A keyword rule's value is not read from inside a setting before it.
+    ['a setting inside a flag after the word secret', `kubectl create secret generic app --from-literal=privateKey=${fill(21)}`, '--from-literal=privateKey='],
   ] as const)('%s', (_what, text, kept) => {
     const out = redactSecrets(text)
     expect(out).not.toContain(key)
@@ -631,17 +641,18 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
     ['a name that only starts with secret', 'secretName: prod-db-credentials-v3 mounted by the pod'],
     ['the Authorization header in prose', 'Add the Authorization header to the request.'],
     ['labels without secrets', 'time: 10:30 and url: http://x, image: nginx:1.25'],
-    // Found by the second review: inline code around and after names.
+    // Inline code around and after names.
     ['a name in inline code, then more code', 'Add `OPENAI_API_KEY=` to your `.env` file.'],
     ['a label in inline code', 'Set the `token:` field in `config.yml` before deploying.'],
     ['two labels in inline code', 'Renamed `apiKey:` to `api_key:` in `settings.ts`.'],
     ['an identifier in code after key', 'Renamed key: `userId` to `user_id`'],
     ['a shortcut', 'Hotkey: `Ctrl+Shift+P`'],
+    ['a dunder name', 'The __init__: method runs first'],
     ['a command in code', 'Get the token: `gh auth token` prints it'],
     ['a variable name in code', '**Token:** `GITHUB_TOKEN` from the repo secrets'],
     ['a count in code', '- pass: `48/48`'],
     ['a quoted name before prose', 'The "key" = main idea here'],
-    // Found by the third review: status words after bold labels, nested labels in subjects, counters in a list.
+    // Status words after bold labels, nested labels in subjects, counters in a list.
     ['a status after a bold label', '- **Auth**: done'],
     ['a status after a bold key label', '- **API key**: rotated'],
     ['a nested label in a commit subject', 'fix: password: hash'],
@@ -654,7 +665,7 @@ describe('found by review (issue 11 round): realistic pasted text', () => {
   })
 })
 
-test('found by review: a name secret only by a part is a setting at the start of a line, prose after other words', () => {
+test('a name secret only by a part is a setting at the start of a line, prose after other words', () => {
   expect(cleanNotes('Tests pass: 48/48', undefined)).toBe('Tests pass: 48/48')
   expect(cleanNotes('Next: auth: done', undefined)).toBe('Next: auth: done')
   for (const text of ['pass: hunter2x9', '  - pass: hunter2x9', '**Pass:** hunter2x9', 'DB_PASS: hunter2x9', 'The password: hunter2x9']) {

@@ -42,7 +42,7 @@ function placed(on: On, path: string, cwd: string = CWD[on]): AbsolutePath {
   return p
 }
 
-describe('placing a path (issue 10: what to build 1)', () => {
+describe('placing a path as the engine gives it on each platform', () => {
   test.each([
     // Windows: drive paths with `\`, `/`, mixed, any case of drive letter; the root comes out `C:/`.
     ['windows', 'C:\\Work\\Shop\\src\\a.ts', 'C:/Work/Shop/src/a.ts'],
@@ -117,7 +117,7 @@ describe('placing a path (issue 10: what to build 1)', () => {
   })
 
   test.each([
-    // Network shares and device paths (issue 10: places the plugin cannot place).
+    // Network shares and device paths: places the plugin does not try to place (core/domain/paths.ts).
     ['windows', '\\\\server\\share\\x'],
     ['windows', '//server/share/x'],
     ['windows', '\\\\server/share\\x'],
@@ -359,7 +359,7 @@ describe('pathKey: what two spellings of one file have in common', () => {
     expect(pathKey(path, RULES[on])).toBe(key)
   })
 
-  // The conversation key (issue 10: what to build 3) is made from the root's key: every spelling of one root gives one.
+  // The conversation key (SPEC.md: One conversation, several processes, Finding the conversation) is made from the root's key: every spelling of one root gives one.
   test.each([
     ['windows', ['C:\\Work\\Shop', 'c:\\work\\shop', 'C:/Work/Shop/', 'c:/WORK/Shop/.', 'C:\\Work\\Shop\\packages\\..', 'C:\\Work/shop\\\\']],
     ['macos', ['/private/tmp/shop', '/private/tmp/Shop/', '/PRIVATE/tmp/shop/./x/..']],
@@ -382,7 +382,7 @@ describe('pathKey: what two spellings of one file have in common', () => {
     expect(ka).not.toBe(kb)
   })
 
-  test('a file edited as C:/Work/Shop/src/db/q.sql and as c:\\WORK\\shop\\src\\db\\Q.SQL is one file (issue 10)', () => {
+  test('a file edited as C:/Work/Shop/src/db/q.sql and as c:\\WORK\\shop\\src\\db\\Q.SQL is one file', () => {
     const root = placed('windows', 'C:\\Work\\Shop')
     const a = relativePath(root, placed('windows', 'C:/Work/Shop/src/db/q.sql'), RULES.windows)
     const b = relativePath(root, placed('windows', 'c:\\WORK\\shop\\src\\db\\Q.SQL'), RULES.windows)

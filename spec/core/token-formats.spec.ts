@@ -69,7 +69,7 @@ describe('findTokens', () => {
   })
 })
 
-describe('found by review', () => {
+describe('a provider named on another line', () => {
   const value = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0'
   test('a provider named on one line does not hide its value on the next', () => {
     for (const text of [`Set up datadog.\ndatadog ${value}`, `Set up datadog.\nDatadog: ${value}`, `datadog\n\ndatadog ${value}`]) {

@@ -1,4 +1,4 @@
-// The rules for handoffs delivered later (core/domain/undelivered.ts; issue 12 §2).
+// The rules for handoffs delivered later (core/domain/undelivered.ts; README, The handoff).
 import { describe, expect, test } from 'vitest'
 import { deliveredLater, parseUndeliveredKey, planUndelivered, sanitizeUndelivered, undeliveredKey } from '../../core/domain/undelivered'
 import { ID1 } from '../support'

@@ -1,4 +1,4 @@
-// The hand run's helpers (npm run fake-hark, issue 14): the scratch HOME answers the four first-run questions
+// The hand run's helpers (npm run fake-hark; docs/development.md): the scratch HOME answers the four first-run questions
 // where the engine looks for them, keeping only the API key's last 20 characters; the live view sums up each
 // request Hark received in one short line.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'

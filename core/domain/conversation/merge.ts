@@ -21,7 +21,7 @@
  */
 import { workOf, type Work } from '../work'
 import { parseRecordKey, type ConversationId } from './keys'
-import { MAX_ALLOWED, MAX_CURSORS, MAX_ENTRIES, MAX_SESSIONS, type ConversationRecord, type ConversationView, type Entry } from './record'
+import { keptAfterHandoff, MAX_ALLOWED, MAX_CURSORS, MAX_ENTRIES, MAX_SESSIONS, type ConversationRecord, type ConversationView, type Entry } from './record'
 
 /**
  * Merges the conversation's records. `self` is the caller's own record (its in-memory version
@@ -159,7 +159,8 @@ export function absorb(self: ConversationRecord, view: ConversationView, savedAt
 
 /**
  * After winning the claim for a handoff (or seeing Claude write its own): the work handed off is
- * marked so (cursors move), and, for the plugin's own handoff, the segment advances.
+ * marked so (cursors move) and leaves this record with its notes (`keptAfterHandoff`), and, for the
+ * plugin's own handoff, the segment advances.
  * - `sent`: the view whose pending work the handoff carries (read before the claim). Cursors move
  *   to that view's `heads` and no further, so work any process recorded after it was read (between
  *   the read and this save, in this process or another) stays pending for the next handoff.
@@ -185,23 +186,22 @@ export function markHandedOff(
     heads = headsOf(all)
   }
   for (const [key, head] of Object.entries(heads)) cursors[key] = Math.max(cursors[key] ?? 0, head)
-  const merged = absorb(self, { ...view, cursors }, at)
+  // Only what is still pending stays in this record (handed-off work or notes would never count again).
+  const merged = keptAfterHandoff(absorb(self, { ...view, cursors }, at), selfKey, cursors)
   return {
     ...merged,
     // The claim winner's handoff opens the next segment. Claude's own end_session took no claim, so
     // it leaves the segment alone: processes handing off at that moment still claim the same one.
     segment: sent === undefined ? view.segment : Math.max(view.segment, sent.segment) + 1,
-    // Only what is still pending stays in this record (a handed-off entry would never count again).
-    entries: self.entries.filter((e) => e.n > (cursors[e.from ?? selfKey] ?? 0)),
     ...(closeSession ? { closedAt: Math.max(at, view.openedAt + 1) } : {}),
   }
 }
 
-/** Only the caller's own work counts as handed off (the store refused its claim: SPEC.md, Limits). */
+/** Only the caller's own work counts as handed off, and leaves the record (the store refused its claim: SPEC.md, Limits). */
 export function markOwnHandedOff(self: ConversationRecord, selfKey: string, at: number): ConversationRecord {
   const cursors: Record<string, number> = { ...self.cursors }
   for (const [key, head] of Object.entries(headsOf(new Map([[selfKey, self]])))) cursors[key] = Math.max(cursors[key] ?? 0, head)
-  return { ...self, cursors, segment: self.segment + 1, entries: [], closedAt: Math.max(at, self.openedAt + 1) }
+  return { ...keptAfterHandoff({ ...self, cursors }, selfKey), segment: self.segment + 1, closedAt: Math.max(at, self.openedAt + 1) }
 }
 
 /** The caller's own work not yet handed off (its entries, folded copies included, and notes). */

@@ -1,7 +1,8 @@
 /**
  * One process's record and the view the merge makes of all of them (SPEC.md: What it stores, "A record
  * holds …"; One conversation, several processes): their shapes, a new record, the caps one record keeps
- * to, and the edits a process makes to its own record (work, notes, Allow answers, sessions). Pure.
+ * to, the edits a process makes to its own record (work, notes, Allow answers, sessions), and what it
+ * keeps once its work is handed off. Pure.
  */
 import type { HandoffState } from '../brief'
 import { sameThing, type Work, type WorkEntry } from '../work'
@@ -149,4 +150,22 @@ export function allow(record: ConversationRecord, keys: readonly string[]): Conv
 export function noteSession(record: ConversationRecord, session: string, at: number): ConversationRecord {
   const sessions = record.sessions.includes(session) ? record.sessions : [...record.sessions, session].slice(-MAX_SESSIONS)
   return { ...record, sessions, active: { session, at } }
+}
+
+/**
+ * What a record keeps once its segment's handoff is stored as done (the plugin's mark, or Claude's own
+ * end_session): none of the work or notes handed off. Everything else stays, because the next segment
+ * and the other processes read it: the conversation id and `idSince` (which id wins), the segment,
+ * `seq` (this record's numbering goes on above its cursor), the cursors (another record still holding
+ * an entry handed off would make it pending again without them), Allow answers, the brief, recap and
+ * Hark session times, the status, the session ids and `active` (who carries the conversation after a
+ * move), and whatever is still pending (an entry or notes numbered above their cursor).
+ * Why: SPEC.md, What it stores, Who reads it: the store is a file other accounts on the machine may
+ * read, kept 14 days, so what has reached Hark is not kept beside it. `cursors`: the handed-off
+ * numbers, by default the record's own.
+ */
+export function keptAfterHandoff(record: ConversationRecord, selfKey: string, cursors: Readonly<Record<string, number>> = record.cursors): ConversationRecord {
+  const pending = (n: number, from: string | undefined) => n > (cursors[from ?? selfKey] ?? 0)
+  const { notes, ...kept } = record
+  return { ...kept, entries: record.entries.filter((e) => pending(e.n, e.from)), ...(notes !== undefined && pending(notes.n, notes.from) ? { notes } : {}) }
 }

@@ -25,9 +25,10 @@
  *    provider format is one row of ./token-table; a settings form is one row of SETTINGS and, where it reads
  *    differently, a line of `setting`; another kind is a row of READERS.
  * 3. **Linear time, whatever the input** (docs/handoff.md, Cleaning): the scan goes from one place where
- *    something may start to the next (STARTS, and ./tokens' keyword prefilter), each found once; a run of value
- *    characters is measured once and remembered (`x=y=z=…` is not re-read from each name; ./tokens `runs`), a
- *    value is judged on a bounded head; names are read back only over name characters, which a separator ends;
+ *    something may start to the next (STARTS, and ./tokens' keyword prefilter), each found once; along a line
+ *    holding none of HINT's words, where no setting, flag or header can be secret, only a URL's `://` is read at
+ *    a separator (QUIET); a run of value characters is measured once and remembered (`x=y=z=…` is not re-read
+ *    from each name; ./tokens `runs`), a value is judged on a bounded head; names are read back only over name characters, which a separator ends;
  *    the readers are sticky and bounded, or read a stretch the scan then skips (a key block up to the next BEGIN
  *    line at most). spec/core/notes.spec.ts times every rule on 200 KB of its own hostile text.
  *
@@ -64,7 +65,8 @@ const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
   secret: (c) => isSecretName(c.name) && !(c.value.length < 256 && HARMLESS.test(c.value)),
   quoted: (c) => c.quoted,
   endsLine: (c) => /^[\s`'".,;)\]}]*?(?:\n|#|\/\/|$)/.test(c.text.slice(c.end, c.end + 256)),
-  credential: (c) => looksLikeCredential(c.value) && CREDENTIAL_NAME_END.has(nameParts(c.name).at(-1) ?? ''),
+  // A sentence's punctuation after the value (`the api_key = 3f2a…, which`) is not part of what is judged.
+  credential: (c) => CREDENTIAL_NAME_END.has(nameParts(c.name).at(-1) ?? '') && looksLikeCredential(c.value.length < 256 ? c.value.replace(/[,.;:)\]}[]{1,3}$/, '') : c.value),
   strong: (c) => SECRET_WORDS.test(c.name),
   startsLine: (c) => /(?:^|\n)[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(c.text.slice(Math.max(0, c.start - 64), c.start)),
   notWord: (c) => c.quoted || !/^\p{L}+[.,;:!?)]*$/u.test(c.value),
@@ -162,11 +164,11 @@ const QUOTED = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|`[\w\-.~+/=]{16,512}`/y
 const EXPRESSION = /\$\{\{[^}\n]{0,200}\}\}/y
 /** The closing `**` of a bold label (`**Password:** …`), after a `:`. */
 const BOLD_CLOSE = /(?:\*\*|__)[ \t]*/y
-/** `--name` and the blanks after it, before a value that is not another flag. */
-const FLAG = /(?<![\w-])(--[A-Za-z][\w.-]*)[ \t]+(?!-)/y
+/** `--name` (at most 64 characters) and the blanks after it, before a value that is not another flag. */
+const FLAG = /(?<![\w-])(--[A-Za-z][\w.-]{0,63})[ \t]+(?!-)/y
 /**
  * The kinds read by one sticky expression each, at the characters they can start with: [those characters, the
- * expression, the group that goes (it ends the match; 0: the whole match, and the scan skips it), the group
+ * expression, the group that goes (it ends the match; 0: the whole match; the scan goes on past the match), the group
  * that stays in front of `[redacted]` (the scheme word), what must follow the start and what the character
  * before it must be for the expression to be tried at all].
  */
@@ -284,8 +286,10 @@ function scan(s: string): string {
     const from = at - cut < 256 ? cut : 0
     SETTING.lastIndex = at - from
     const m = SETTING.exec(from > 0 ? s.slice(from) : s) ?? []
-    const plain = m[3]
-    const bold = m[4]
+    // `__name__` is bold as `**name**` is (the name's pattern takes the underscores in).
+    const dunder = m[3] !== undefined && /^__\w+__$/.test(m[3]) && m[3].length > 4
+    const plain = dunder ? m[3]?.slice(2, -2) : m[3]
+    const bold = dunder ? '__' : m[4]
     const before = m[5] ?? ''
     const sep = m[6] ?? ''
     const name = m[1] ?? m[2] ?? plain ?? ''
@@ -310,7 +314,7 @@ function scan(s: string): string {
       re.lastIndex = p
       const m = s.startsWith(then, p + 1) && before?.has[s.charCodeAt(p - 1)] !== 0 ? re.exec(s) : null
       taken ||= m !== null
-      if (m !== null) add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep ?? -1] ? `${m[keep ?? -1]?.trim()} ${REDACTED}` : REDACTED, group === 0)
+      if (m !== null) add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep ?? -1] ? `${m[keep ?? -1]?.trim()} ${REDACTED}` : REDACTED, true)
     }
     if ((c === ':' || c === '=') && !taken && hinted(p)) setting(p)
     FLAG.lastIndex = p

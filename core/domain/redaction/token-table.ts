@@ -279,7 +279,7 @@ const TABLE = String.raw`
 ["k","Yandex token or key","gitleaks yandex-access-token, yandex-api-key, yandex-aws-access-token","yandex",["WDOT",90,200,"/^t1\\.[\\w-]+=*\\.[\\w-]{86}=*$/"],["WD",39,42,"/^AQVN/"],["WD",40,40,"/^YC/"]]
 ["k","Zendesk secret key","gitleaks zendesk-secret-key","zendesk",["AN",40]]
 ["p","Adyen API key","gitleaks adyen-api-key","AQE","A-Za-z0-9._=-",56,200,{"shape":"/^[a-z0-9]{5,}\\.[-a-zA-Z0-9_=]{50,80}$/","entropy":2}]
-["k","AWS secret access key","gitleaks aws-secret-access-key; secretlint aws",["aws","secret"],["B64",40,40,"/^(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\\D*\\d)/"]]
+["k","AWS secret access key","gitleaks aws-secret-access-key; secretlint aws",["aws","secret"],["B64",40,40,"/^(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\\D*\\d)(?![^=]*=+[^=])(?!(?:[a-z]*(?:[A-Z][a-z]+)*\\d*\/)+[a-z]*(?:[A-Z][a-z]+)*\\d*$)/"]]
 ["p","Braintree access token","gitleaks braintree-access-token",["access_token$production$","access_token$sandbox$"],"AN",16,16,{"entropy":2}]
 ["p","Braintree tokenization key","gitleaks braintree-tokenization-key",["production_","sandbox_"],"W",25,25,{"shape":"/^(?=.*\\d)[a-z0-9]{8}_[a-z0-9]{16}$/i","entropy":3}]
 ["p","Cast AI API key","gitleaks castai-api-key","castai_v1_","W",73,73,{"shape":"/^[A-Za-z0-9]{64}_[A-Za-z0-9]{8}$/","entropy":2}]

@@ -9,9 +9,11 @@
  *   alphabet and length, with a digit in it, within KEYWORD_WINDOW characters after the provider's name on the
  *   same line (`DATADOG_API_KEY=…`, `the Datadog key 0a1b…`).
  *
- * `tokenMatcher(text)` answers, for a position, the token whose row's keyword is found there (./redact's one
- * scan asks at each position). Linear in the text whatever it holds: the prefilter is a table of the keywords'
- * first two characters (lower case), one look a position, so no expression runs over the text; a keyword inside
+ * `tokenMatcher(text)` answers, for a position, the token whose row's keyword is found there, and where the next
+ * keyword is (./redact's one scan goes from one such place to the next). Linear in the text whatever it holds:
+ * the only expression run over the text is the keyword prefilter, as gitleaks does (one alternation of every
+ * row's keyword over the text in lower case, each look remembered: `finder`); at a place it finds, the rows are
+ * looked up by their keyword's first two characters; a keyword inside
  * a word is turned away; a run of an alphabet is measured once and remembered (`runs`), so `eyJ-eyJ-…` is not
  * rescanned from each `eyJ`; a keyword rule looks at each character after its name at most once
  * (`twitter-twitter-…`); entropy is kept up to date over windows that move (`entropyMeter`, `glft-glft-…`);
@@ -134,7 +136,7 @@ let compiled: { readonly entries: (Entry[] | undefined)[]; readonly prefilter: R
 /** Two characters (of a lower-case text) as an index, 0 … 16383 (characters past ASCII share theirs with ASCII ones). */
 const pair = (s: string, i: number): number => ((s.charCodeAt(i) & 127) << 7) | (s.charCodeAt(i + 1) & 127)
 
-/** The rows by the first two characters of their keywords (lower case): the prefilter, one look a position. */
+/** The rows by the first two characters of their keywords (lower case), and the prefilter: one alternation of every keyword. */
 function compile(): NonNullable<typeof compiled> {
   const known = new Map<string, Chars>()
   const set = (a: string): Chars => known.get(a) ?? (known.set(a, chars(a)).get(a) as Chars)
@@ -207,7 +209,7 @@ class Matcher {
         scanned[e.id] = q
         return undefined
       }
-      if (isAlnum(text.charCodeAt(q - 1))) continue // a value starts a word
+      if (isAlnum(text.charCodeAt(q - 1)) || text[q - 1] === '/') continue // a value starts a word, not a path's part
       for (const v of e.values) {
         // A word is not a key: a value holds a digit (and, unless it is all digits, a letter).
         const end = v.set.has[text.charCodeAt(q)] === 1 ? this.fits(v.set, q, v.min, v.max, false, v.shape) : -1

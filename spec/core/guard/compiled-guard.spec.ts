@@ -111,7 +111,7 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     [{ paths: ['src/**', '!src/gen'] }, 'src/gen/deep/x.ts', false],
     [{ paths: ['!vendor/**'] }, 'src/x.ts', true], // exclusions alone subtract from everything
     [{ paths: ['!vendor/**'] }, 'vendor/x.js', false],
-    // paths the lead may still hand over unnormalised
+    // paths a caller may still hand over unnormalised
     [{ paths: ['src/db/**'] }, './src/db/x.ts', true],
     [{ paths: ['src/db/**'] }, 'src\\db\\x.ts', true],
     [{ paths: ['src/db/**'] }, 'src/db/../db/./x.ts', true], // `.` and `..` are resolved

@@ -80,7 +80,7 @@ describe('hostile globs (docs/guard.md, Performance): nothing Hark sends makes o
     }
   }, 30_000)
 
-  test("the tester's globs are refused when read, so a check of any path costs nothing", () => {
+  test("the backtracking globs are refused when read, so a check of any path costs nothing", () => {
     for (const glob of ['@(|?)'.repeat(32) + '[0-9]', '@(|?)'.repeat(36) + '[0-9]', '?(a)'.repeat(40) + 'b']) {
       expect(prepareGlob(glob)).toBeUndefined()
       const guard = compileGuard([decision({ paths: [glob] })], compile)
