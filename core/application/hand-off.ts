@@ -83,6 +83,7 @@ export class HandOff {
     }
     const claim = await this.claims.claim(pending.view.segment, ahead, budget, pending.at)
     if (!claim.won && !claim.refused) return { kind: 'taken' }
+    if (claim.refused) this.records.refuse()
     const { work, notes } = claim.refused ? await this.markOwn(pending, budget) : await this.mark(pending, budget)
     if (!hasWork(work) && !pending.view.sessionOpen && claim.refused) return { kind: 'nothing' }
     const venture = pending.project.venture

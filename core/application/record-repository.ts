@@ -239,6 +239,11 @@ export class RecordRepository {
     await this.saveWithin((record, { now }) => ({ ...record, recapDoneAt: Math.max(now, done) }), waitMs)
   }
 
+  /** A claim the store refused (SPEC.md, Limits): as for a refused record, this process hands off its own work from now on. */
+  refuse(): void {
+    this.conversation.refused = true
+  }
+
   /** The status changes in this process's memory (the record and the view) before, or at exit instead of, a save that stores it. */
   noteStatus(status: NonNullable<ConversationRecord['status']>): void {
     const { record, view } = this.conversation

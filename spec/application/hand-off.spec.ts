@@ -201,6 +201,8 @@ describe('the claim made ahead at classic.SessionEnd (end_session goes out withi
     await settle()
     expect(await w.handOff.run(w.exitBy(START + WINDOW))).toMatchObject({ kind: 'sent', tool: 'end_session' })
     td.verify(w.host.log(td.matchers.contains('store')), { times: 1 })
+    // Refused, as a refused record is: this process hands off its own work from now on.
+    expect(w.conversation.refused).toBe(true)
     // Marked as this process's own handoff, so no later process sends it again.
     expect(w.calls.filter((c) => c.startsWith('set c:'))).toHaveLength(1)
     w.release()

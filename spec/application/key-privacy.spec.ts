@@ -306,7 +306,7 @@ describe('the access key, only in the Authorization header', () => {
       }),
       { numRuns: 80 },
     )
-  })
+  }, 60_000) // 80 whole sessions: a busy machine takes more than vitest's 5 s
 
   test('a session where Hark answers: the notes and the commit reach the handoff, without the key', async () => {
     await fc.assert(
@@ -318,7 +318,7 @@ describe('the access key, only in the Authorization header', () => {
       }),
       { numRuns: 40 },
     )
-  })
+  }, 60_000)
 })
 
 // The counterexamples the properties found (shrunk by fast-check), as plain regression tests.

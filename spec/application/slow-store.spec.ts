@@ -5,7 +5,7 @@
 // Every wait here ends at once when the work it bounds is not done, so "slow" is a write held by the spec.
 import { describe, expect, test } from 'vitest'
 import { BriefCache } from '../../core/application/brief-cache'
-import { Claims, HeldClaims } from '../../core/application/claims'
+import { Claims, HeldClaims, LATE_CLAIM_MS } from '../../core/application/claims'
 import { ConversationState } from '../../core/application/conversation-state'
 import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
 import { StoreCalls, StoreHealth } from '../../core/application/store-calls'
@@ -20,8 +20,11 @@ import { CONV, file, ID1, settle } from '../support'
 const NOW = 1_000_000
 const KEY = recordKey(CONV, NOW, 'aaaa')
 
-/** One process over a store whose writes of keys matching `hold` wait for `land()` or `refuse()` (or, `refusing`, are refused at once). */
-function world(hold: RegExp, refusing = false) {
+/**
+ * One process over a store whose writes of keys matching `hold` wait for `land()` or `refuse()` (or, `refusing`,
+ * are refused at once). The wait for a late claim runs out only with `lateRunsOut`.
+ */
+function world(hold: RegExp, refusing = false, lateRunsOut = false) {
   const data = new Map<string, unknown>()
   const held: { key: string; value: unknown; done: () => void; fail: (e: Error) => void }[] = []
   const store: KeyValueStore = {
@@ -35,7 +38,8 @@ function world(hold: RegExp, refusing = false) {
     delete: async (k) => void data.delete(k),
     keys: async () => [...data.keys()],
   }
-  const clock: Clock = { now: async () => NOW, sleep: async () => undefined }
+  const never = (signal?: AbortSignal) => new Promise<void>((done) => signal?.addEventListener('abort', () => done()))
+  const clock: Clock = { now: async () => NOW, sleep: async (ms, signal) => (ms === LATE_CLAIM_MS && !lateRunsOut ? never(signal) : undefined) }
   const logs: string[] = []
   const host: Host = { status: () => undefined, log: (line) => void logs.push(line), ask: async () => 'Allow', registerCommand: async () => undefined, refreshContext: () => undefined }
   const conversation = new ConversationState()
@@ -90,6 +94,11 @@ describe('outside the exit', () => {
     await settle()
     w.land()
     expect(await claiming).toMatchObject({ won: true, refused: false })
+  })
+
+  test('a claim that outlasts its wait and then a while longer (LATE_CLAIM_MS) counts as refused: nothing waits on the store for ever', async () => {
+    const w = world(/^handoff:/, false, true)
+    expect(await w.claims.claim(0)).toMatchObject({ won: false, refused: true })
   })
 
   test('a brief cache the store refuses costs the cache only: the conversation is not refused', async () => {
