@@ -19,10 +19,10 @@
 //            (SPEC.md, Limits: a fork in the same folder keeps the launch time and shares the state and handoff);
 //            both session ids recorded
 //   resume-stale  the same, with the store aged 31 minutes between the two: the second process fetches the
-//            brief again, under the same conversation id, and still hands off its own work only. One check is
-//            marked todo, a fault of the plugin: that fresh brief does not reach the model, because the engine
-//            sends a prompt.context block only while the conversation holds none, and the resumed one holds the
-//            first process's (docs/engine.md, "claude -p --resume"; seen with e2e/probe-plugin's context block)
+//            brief again, under the same conversation id, and still hands off its own work only; that fresh
+//            brief reaches the model with the first prompt, as the engine sends a prompt.context block only while
+//            the conversation holds none, and the resumed one holds the first process's (docs/engine.md,
+//            "claude -p --resume"; seen with e2e/probe-plugin's context block)
 //
 // A check marked todo prints TODO and its note when it fails, and is not counted as a failure.
 // Each run's artefacts (debug log, Hark's log, the model's log, the project) go under one temp folder, printed

@@ -62,7 +62,8 @@ export async function onPromptSubmit(app: Application, $: EngineInterface, e: Pr
   const brief = await guarded($, callOf(app, $), 'prompt.submit', undefined, async (uc) => {
     await uc.start.forPrompt()
     await uc.prompt.run()
-    return uc.start.takeOwedBrief() ? uc.context.briefForFirstTask() : undefined
+    const owed = uc.start.takeOwedBrief()
+    return owed === undefined ? undefined : uc.context.briefForFirstTask(owed)
   })
   // The prompt is never changed: the brief goes beside it, as context the person does not see.
   return brief === undefined ? next(e) : next({ ...e, context: [...(e.context ?? []), brief] })

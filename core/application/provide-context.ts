@@ -7,7 +7,7 @@ import type { BriefReads } from './brief-service'
 import type { ConversationReads } from './conversation-state'
 import type { RecordRepository } from './record-repository'
 import { STORE_WAIT_MS } from './store-calls'
-import type { BriefOwedWrites } from './start-session'
+import type { BriefOwedWrites, OwedBrief } from './start-session'
 
 export interface ContextBlock {
   readonly name: string
@@ -25,16 +25,17 @@ export class ProvideContext {
   ) {}
 
   /**
-   * The brief block for the placeholder's first task (SPEC.md: prompt.submit, "lets the first real task
-   * get the brief"): its context was built while it was a placeholder, so the brief goes with the task's
-   * prompt as context the person does not see. Undefined when there is no brief.
+   * The brief block a first prompt owes (`StartState.takeOwedBrief`), as context the person does not see: the
+   * placeholder's first task (SPEC.md: prompt.submit, "lets the first real task get the brief"), whose context
+   * was built while it was a placeholder; or, `fetched`, the first prompt of a resume, when this process fetched
+   * the brief (a reused one is the brief the resumed context holds). Undefined when there is none to give.
    */
-  async briefForFirstTask(): Promise<string | undefined> {
+  async briefForFirstTask(owed: OwedBrief = 'brief'): Promise<string | undefined> {
     const project = this.start.activeProject
     if (project === undefined) return undefined
     await this.briefs.firstBrief()
     const brief = this.briefs.brief
-    return brief === undefined ? undefined : renderBriefBlock(project.venture, brief)
+    return brief === undefined || (owed === 'fetched' && this.briefs.askedAt === 0) ? undefined : renderBriefBlock(project.venture, brief)
   }
 
   /** The blocks with ours added (or replaced); unchanged when there is nothing to add. */

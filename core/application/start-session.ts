@@ -70,6 +70,14 @@ export interface StartReads {
   housekeeping(): Promise<void>
 }
 
+/**
+ * What the first prompt owes the model: `brief`, the brief (the agent view's placeholder built the first
+ * message's context without it); `fetched`, a brief this process fetched, in a conversation that goes on from
+ * other processes' records (a resume): the engine keeps the first message's context it already holds, so a
+ * brief newer than the one in it reaches the model only with a prompt (docs/engine.md, `--resume`).
+ */
+export type OwedBrief = 'brief' | 'fetched'
+
 /** ProvideContext's one write: the first message's context carried the brief, so no prompt owes it any more. */
 export interface BriefOwedWrites extends StartReads {
   briefGiven(): void
@@ -83,6 +91,7 @@ export class StartState implements BriefOwedWrites {
   private starting: Promise<void> | undefined
   private chores: Promise<void> | undefined
   private owed = false
+  private resumed = false
   private over = false
 
   get phase(): Phase {
@@ -116,9 +125,13 @@ export class StartState implements BriefOwedWrites {
   oweBrief(): void {
     this.owed = true
   }
-  takeOwedBrief(): boolean {
-    const owed = this.owed
-    this.owed = false
+  /** The conversation goes on from other processes' records: its first message's context is theirs. */
+  noteResumed(): void {
+    this.resumed = true
+  }
+  takeOwedBrief(): OwedBrief | undefined {
+    const owed = this.owed ? 'brief' : this.resumed ? 'fetched' : undefined
+    this.owed = this.resumed = false
     return owed
   }
   beginHousekeeping(chores: Promise<void>): void {
@@ -208,8 +221,8 @@ export class StartSession {
     return this.state.started()
   }
 
-  /** Whether this prompt is the first since the placeholder was released (asked once: true at most once). */
-  takeOwedBrief(): boolean {
+  /** What this prompt owes the model, asked once: the first since the placeholder was released, or of a resume. */
+  takeOwedBrief(): OwedBrief | undefined {
     return this.state.takeOwedBrief()
   }
 
@@ -240,6 +253,7 @@ export class StartSession {
     const cached = this.briefs.cached(project.venture)
     const loaded = await this.conversation.open(project, place.rules, launch)
     if (this.state.ended) return
+    if (loaded.others.size > 0) this.state.noteResumed()
     this.state.moveTo('active', { project })
     // The brief request goes out now (nothing waits on Hark: docs/engine.md), while this process's record
     // is stored. The housekeeping goes alongside: the first message's context does not wait for it, and the

@@ -346,8 +346,7 @@ export function resumeChecks(run, { stale = false, fork = false } = {}) {
     // said "open", the one the second fetched says "clean".
     const says = blocks.map((b) => b.match(/"handoff":\s*\{\s*"status":\s*"(\w+)"/)?.[1] ?? '?')
     check('the brief the second process fetched reached its model (a <hark-brief> whose handoff is "clean")', says.includes('clean'),
-      `the request holds ${blocks.length} <hark-brief> ${blocks.length === 1 ? 'block' : 'blocks'}, handoff ${says.join(', ') || 'none'}; the status lines say ${JSON.stringify(statusLines(second))}`,
-      'the plugin gives the fresh brief only as its prompt.context block (core/application/provide-context.ts); the resumed conversation holds the first process\'s `hark` block, and the engine sends a context block only while the conversation holds none (PromptContextResult; docs/engine.md, "claude -p --resume"), so the model works from the old brief while the status line shows the new one')
+      `the request holds ${blocks.length} <hark-brief> ${blocks.length === 1 ? 'block' : 'blocks'}, handoff ${says.join(', ') || 'none'}; the status lines say ${JSON.stringify(statusLines(second))}`)
   } else {
     check('the second process\'s first model request holds the brief block once (the first process\'s, from the resumed history)', blocks.length === 1, `${blocks.length} <hark-brief> blocks`)
   }

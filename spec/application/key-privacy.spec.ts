@@ -148,7 +148,8 @@ async function session(key: string, failures: Partial<Record<string, Failure>>, 
   await hook('prompt.submit', async (uc) => {
     await uc.start.forPrompt()
     await uc.prompt.run()
-    if (uc.start.takeOwedBrief()) text(await uc.context.briefForFirstTask())
+    const owed = uc.start.takeOwedBrief()
+    if (owed !== undefined) text(await uc.context.briefForFirstTask(owed))
   })
   const file = `${ROOT}/src/db/ledger.sql`
   await hook('tool.call', async (uc) => {
