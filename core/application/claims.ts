@@ -3,7 +3,7 @@
  * handoff, folding idle records, sending a handoff kept for later), a process stores a claim, then reads the
  * keys; the first claim younger than 30 s wins (`firstClaim`, core/domain/conversation/keys.ts, the one
  * place that rule is written). At exit a claim still waiting after its wait counts as refused; outside the
- * exit a slow claim is judged once it lands, within LATE_CLAIM_MS more. A refused handoff claim refuses the
+ * exit a slow claim is judged once it lands, within LATE_WRITE_MS more. A refused handoff claim refuses the
  * conversation, as a refused record does (./hand-off).
  *
  * State: `HeldClaims`, for the conversation: the claims this process stored for its next handoff to take
@@ -14,10 +14,7 @@ import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
 import type { ConversationReads } from './conversation-state'
 import { within } from './deadline'
-import type { StoreCallOptions, StoreCalls } from './store-calls'
-
-/** How long a claim still going when its wait ended is waited for (ms) before it counts as refused. */
-export const LATE_CLAIM_MS = 3_000
+import { LATE_WRITE_MS, type StoreCallOptions, type StoreCalls } from './store-calls'
 
 /** A claim's outcome: `won` when it came first; `refused` when the store did not take it. `key`: the claim tried. */
 export interface Claim {
@@ -73,7 +70,7 @@ export class Claims {
   private async first(key: string, prefix: string, now: number, options: StoreCallOptions): Promise<string | undefined | null> {
     const written = await this.calls.set(key, true, options)
     // A late write is waited for a while longer (Claude Code gives up on its lock after about 0.7 s), not for ever.
-    const late = typeof written === 'object' ? await within(this.clock, LATE_CLAIM_MS, () => written.landed) : undefined
+    const late = typeof written === 'object' ? await within(this.clock, LATE_WRITE_MS, () => written.landed) : undefined
     if (written === 'refused' || (late !== undefined && !(late.done && late.value))) return null
     const keys = await this.calls.keys(options)
     return keys === undefined ? null : firstClaim(keys, prefix, now)

@@ -147,6 +147,8 @@ export class HandOff {
    * covers the view it sends, with no second read.
    */
   private async mark({ recordKey, view, at, others }: Pending, budget: ExitBudget): Promise<{ readonly work: Work; readonly notes?: string | undefined }> {
+    // The view is sent whatever becomes of the mark: a write counted as refused may still land, and a mark of
+    // the others' work that lands after a handoff of this process's own would lose theirs.
     await this.bounded(budget, () => this.records.save((r, { others: read, view: latest, now }) => markHandedOff(recordKey, r, latest, read, now, true, view), { ...budget.store, at, over: others }))
     return { work: view.work, notes: view.notes }
   }
@@ -159,9 +161,10 @@ export class HandOff {
   private async markOwn({ recordKey, view }: Pending, budget: ExitBudget): Promise<{ readonly work: Work; readonly notes?: string | undefined }> {
     const current = this.conversation.record
     let own: { readonly work: Work; readonly notes?: string | undefined } = current === undefined ? { work: view.work } : ownWork(current, recordKey)
-    const mark: RecordChange = (r, { now }) => {
-      own = ownWork(r, recordKey)
-      return markOwnHandedOff(r, recordKey, now)
+    // With the cursors the read found: work another process handed off is not this one's to send again.
+    const mark: RecordChange = (r, { view: latest, now }) => {
+      own = ownWork({ ...r, cursors: latest.cursors }, recordKey)
+      return markOwnHandedOff({ ...r, cursors: latest.cursors }, recordKey, now)
     }
     await this.bounded(budget, () => this.records.save(mark, budget.store))
     return own

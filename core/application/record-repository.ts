@@ -10,7 +10,7 @@
  * RecordRepository, built for each hook call, is the only writer of both.
  */
 import { parseRecordKey, recordKey as makeRecordKey, newConversationId, type ConversationKey } from '../domain/conversation/keys'
-import { newRecord, noteSession, type ConversationRecord, type ConversationView } from '../domain/conversation/record'
+import { keptAfterHandoff, newRecord, noteSession, type ConversationRecord, type ConversationView } from '../domain/conversation/record'
 import { absorb, conversationIdOf, mergeConversation } from '../domain/conversation/merge'
 import { sanitizeRecord } from '../domain/conversation/sanitize'
 import type { Clock } from '../ports/clock.port'
@@ -18,7 +18,7 @@ import type { Entropy } from '../ports/entropy.port'
 import type { Host } from '../ports/host.port'
 import { describeError, within } from './deadline'
 import type { ConversationState, Others } from './conversation-state'
-import type { StoreCallOptions, StoreCalls } from './store-calls'
+import { LATE_WRITE_MS, type StoreCallOptions, type StoreCalls } from './store-calls'
 
 /** What a change to this process's record may look at: the other records and the merge before it. */
 export interface ChangeContext {
@@ -34,15 +34,29 @@ export interface SaveOptions extends StoreCallOptions {
   readonly over?: Others | undefined
 }
 
-/** The plugin load's save queue: every save of the record, and every read that must see them, one at a time. */
+/**
+ * The plugin load's save queue: every save of the record, and every read that must see them, one at a time,
+ * and one write of the record in flight at a time: a save after a late write waits for it to land (Claude
+ * Code's lock is not first come, first served, so an older record could land over a newer one).
+ */
 export class SaveQueue {
   private chain: Promise<unknown> = Promise.resolve()
+  private late: Promise<unknown> | undefined
 
-  /** Runs `work` after everything queued before it; resolves to its outcome. */
+  /** Runs `work` after everything queued before it, and after a late write it left; resolves to its outcome. */
   queue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.chain.then(work)
-    this.chain = run.catch(() => undefined)
+    this.chain = run.catch(() => undefined).then(() => {
+      const late = this.late
+      this.late = undefined
+      return late
+    })
     return run
+  }
+
+  /** The write the running work left going: the next work waits for it (`landing` is bounded by the caller). */
+  holdFor(landing: Promise<unknown>): void {
+    this.late = landing
   }
 }
 
@@ -212,7 +226,8 @@ export class RecordRepository {
     if (current === undefined) return false
     this.conversation.others = others
     const changed = change(current, { others, view: mergeConversation(recordKey, current, others), now, recordKey })
-    const record = absorb(changed, mergeConversation(recordKey, changed, others), now)
+    // What another process's handoff covered leaves this record too (SPEC.md, Who reads it).
+    const record = keptAfterHandoff(absorb(changed, mergeConversation(recordKey, changed, others), now), recordKey)
     this.conversation.record = record
     this.conversation.view = mergeConversation(recordKey, record, others)
     // A queued write that finds the record as an earlier one stored it (that one ran after the change) writes nothing.
@@ -221,8 +236,11 @@ export class RecordRepository {
     const written = await this.calls.set(recordKey, record, options)
     if (written === 'stored') this.conversation.stored = signature
     else if (written === 'refused') this.conversation.refused = true
-    // Slow, not refused: the record counts as stored once the write lands.
-    else void written.landed.then((landed) => (landed ? (this.conversation.stored = signature) : (this.conversation.refused = true)))
+    // Slow, not refused: the record counts as stored once the write lands; the next save waits for it, a while.
+    else {
+      void written.landed.then((landed) => (landed ? (this.conversation.stored = signature) : (this.conversation.refused = true)))
+      this.saves.holdFor(within(this.clock, LATE_WRITE_MS, () => written.landed))
+    }
     return written === 'stored'
   }
 

@@ -5,10 +5,10 @@
 // Every wait here ends at once when the work it bounds is not done, so "slow" is a write held by the spec.
 import { describe, expect, test } from 'vitest'
 import { BriefCache } from '../../core/application/brief-cache'
-import { Claims, HeldClaims, LATE_CLAIM_MS } from '../../core/application/claims'
+import { Claims, HeldClaims } from '../../core/application/claims'
 import { ConversationState } from '../../core/application/conversation-state'
 import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
-import { StoreCalls, StoreHealth } from '../../core/application/store-calls'
+import { LATE_WRITE_MS, StoreCalls, StoreHealth } from '../../core/application/store-calls'
 import { recordKey } from '../../core/domain/conversation/keys'
 import { mergeConversation } from '../../core/domain/conversation/merge'
 import { addEntry, newRecord } from '../../core/domain/conversation/record'
@@ -39,7 +39,7 @@ function world(hold: RegExp, refusing = false, lateRunsOut = false) {
     keys: async () => [...data.keys()],
   }
   const never = (signal?: AbortSignal) => new Promise<void>((done) => signal?.addEventListener('abort', () => done()))
-  const clock: Clock = { now: async () => NOW, sleep: async (ms, signal) => (ms === LATE_CLAIM_MS && !lateRunsOut ? never(signal) : undefined) }
+  const clock: Clock = { now: async () => NOW, sleep: async (ms, signal) => (ms === LATE_WRITE_MS && !lateRunsOut ? never(signal) : undefined) }
   const logs: string[] = []
   const host: Host = { status: () => undefined, log: (line) => void logs.push(line), ask: async () => 'Allow', registerCommand: async () => undefined, refreshContext: () => undefined }
   const conversation = new ConversationState()
@@ -96,7 +96,7 @@ describe('outside the exit', () => {
     expect(await claiming).toMatchObject({ won: true, refused: false })
   })
 
-  test('a claim that outlasts its wait and then a while longer (LATE_CLAIM_MS) counts as refused: nothing waits on the store for ever', async () => {
+  test('a claim that outlasts its wait and then a while longer (LATE_WRITE_MS) counts as refused: nothing waits on the store for ever', async () => {
     const w = world(/^handoff:/, false, true)
     expect(await w.claims.claim(0)).toMatchObject({ won: false, refused: true })
   })

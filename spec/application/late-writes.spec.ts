@@ -1,0 +1,95 @@
+// Late writes of the record (docs/SPEC.md, Limits; What it stores): Claude Code's store lock is not first come,
+// first served, so a write that waits on it may land after a later one. One write of the record is in flight at a
+// time, so an older record never lands over a handoff's mark; and what another process's handoff covered leaves
+// every record that saves after it (the store file may be readable by other accounts).
+import { describe, expect, test } from 'vitest'
+import { ConversationState } from '../../core/application/conversation-state'
+import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
+import { LATE_WRITE_MS, StoreCalls, StoreHealth } from '../../core/application/store-calls'
+import { recordKey } from '../../core/domain/conversation/keys'
+import { markHandedOff, mergeConversation } from '../../core/domain/conversation/merge'
+import { addEntry, newRecord, setNotes, type ConversationRecord } from '../../core/domain/conversation/record'
+import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
+import type { Clock } from '../../core/ports/clock.port'
+import type { Host } from '../../core/ports/host.port'
+import type { KeyValueStore } from '../../core/ports/store.port'
+import { CONV, file, ID1, settle } from '../support'
+
+const NOW = 1_000_000
+const KEY_A = recordKey(CONV, NOW, 'aaaa')
+const KEY_B = recordKey(CONV, NOW + 1, 'bbbb')
+
+function proc(data: Map<string, unknown>, key: string, holdFirst: { on: boolean }) {
+  const held: (() => void)[] = []
+  const store: KeyValueStore = {
+    get: async (k) => data.get(k),
+    // The first write of a record waits for its lock (late); later ones land at once: out of order.
+    set: (k, v) => {
+      if (holdFirst.on && k.startsWith('c:')) {
+        holdFirst.on = false
+        return new Promise<void>((done) => held.push(() => (data.set(k, structuredClone(v)), done())))
+      }
+      data.set(k, structuredClone(v))
+      return Promise.resolve()
+    },
+    delete: async (k) => void data.delete(k),
+    keys: async () => [...data.keys()],
+  }
+  // A store call's wait runs out at once (a held write is late); the wait for a late write to land does not.
+  const never = (signal?: AbortSignal) => new Promise<void>((done) => signal?.addEventListener('abort', () => done()))
+  const clock: Clock = { now: async () => NOW + 10, sleep: async (ms, signal) => (ms === LATE_WRITE_MS ? never(signal) : undefined) }
+  const host: Host = { status: () => undefined, log: () => undefined, ask: async () => 'Allow', registerCommand: async () => undefined, refreshContext: () => undefined }
+  const conversation = new ConversationState()
+  const record = newRecord(ID1)
+  conversation.begin({ key: CONV, recordKey: key, sessionId: 'S1' }, record, mergeConversation(key, record, new Map()))
+  const calls = new StoreCalls(store, clock, host, new StoreHealth())
+  const entropy = { randomHex: (n: number) => 'c'.repeat(n), sha256: async () => CONV }
+  const records = new RecordRepository(calls, clock, entropy, host, new SaveQueue(), conversation)
+  return { records, conversation, land: () => held.splice(0).forEach((h) => h()) }
+}
+
+const othersOf = (data: Map<string, unknown>, except: string) => {
+  const out = new Map<string, ConversationRecord>()
+  for (const [k, v] of data) if (k.startsWith('c:') && k !== except) out.set(k, sanitizeRecord(v)!)
+  return out
+}
+
+describe('late writes in any order', () => {
+  test('a mark saved while an earlier write waits on the lock goes after it: the work stays handed off, the notes gone', async () => {
+    const data = new Map<string, unknown>()
+    const a = proc(data, KEY_A, { on: true })
+    // Work and notes recorded; its write is slow (outside the exit: not a refusal).
+    await a.records.save((r) => setNotes(addEntry(r, file('src/a.ts'), NOW), 'private notes', NOW))
+    const sent = a.conversation.view!
+    expect(sent.work.files).toEqual(['src/a.ts'])
+    // The handoff's mark (as HandOff.mark does) waits for the earlier write, which then gets its lock and lands.
+    const marking = a.records.save((r, { others, view, now }) => markHandedOff(KEY_A, r, view, others, now, true, sent))
+    await settle()
+    a.land()
+    expect(await marking).toBe(true)
+    // SPEC: another process ending later sends nothing for that work; and nothing of the notes stays.
+    const later = mergeConversation(KEY_B, newRecord(ID1), othersOf(data, KEY_B))
+    expect(later.work.files).toEqual([])
+    expect((data.get(KEY_A) as ConversationRecord).notes).toBeUndefined()
+  })
+})
+
+describe('notes after a handoff', () => {
+  test("another process's notes leave the store with the handoff that covered them", async () => {
+    const data = new Map<string, unknown>()
+    const a = proc(data, KEY_A, { on: false })
+    const b = proc(data, KEY_B, { on: false })
+    await a.records.save((r) => setNotes(addEntry(r, file('src/a.ts'), NOW), 'A private notes', NOW))
+    // B hands off (it reads A's record; wins; marks).
+    await b.records.refresh()
+    const sent = b.conversation.view!
+    expect(sent.notes).toBe('A private notes')
+    await b.records.save((r, { others, view, now }) => markHandedOff(KEY_B, r, view, others, now, true, sent))
+    // A goes on saving (a prompt, say), then ends: nothing pending, so no mark of its own.
+    await a.records.save()
+    expect(a.conversation.view!.work.files).toEqual([])
+    expect(a.conversation.view!.notes).toBeUndefined()
+    const stored = JSON.stringify([...data.values()])
+    expect(stored).not.toContain('A private notes')
+  })
+})
