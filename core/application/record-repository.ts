@@ -18,7 +18,7 @@ import type { Entropy } from '../ports/entropy.port'
 import type { Host } from '../ports/host.port'
 import { describeError, within } from './deadline'
 import type { ConversationState, Others } from './conversation-state'
-import { LATE_WRITE_MS, type StoreCallOptions, type StoreCalls } from './store-calls'
+import type { StoreCallOptions, StoreCalls } from './store-calls'
 
 /** What a change to this process's record may look at: the other records and the merge before it. */
 export interface ChangeContext {
@@ -34,29 +34,15 @@ export interface SaveOptions extends StoreCallOptions {
   readonly over?: Others | undefined
 }
 
-/**
- * The plugin load's save queue: every save of the record, and every read that must see them, one at a time,
- * and one write of the record in flight at a time: a save after a late write waits for it to land (Claude
- * Code's lock is not first come, first served, so an older record could land over a newer one).
- */
+/** The plugin load's save queue: every save of the record, and every read that must see them, one at a time. */
 export class SaveQueue {
   private chain: Promise<unknown> = Promise.resolve()
-  private late: Promise<unknown> | undefined
 
-  /** Runs `work` after everything queued before it, and after a late write it left; resolves to its outcome. */
+  /** Runs `work` after everything queued before it; resolves to its outcome. */
   queue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.chain.then(work)
-    this.chain = run.catch(() => undefined).then(() => {
-      const late = this.late
-      this.late = undefined
-      return late
-    })
+    this.chain = run.catch(() => undefined)
     return run
-  }
-
-  /** The write the running work left going: the next work waits for it (`landing` is bounded by the caller). */
-  holdFor(landing: Promise<unknown>): void {
-    this.late = landing
   }
 }
 
@@ -236,11 +222,8 @@ export class RecordRepository {
     const written = await this.calls.set(recordKey, record, options)
     if (written === 'stored') this.conversation.stored = signature
     else if (written === 'refused') this.conversation.refused = true
-    // Slow, not refused: the record counts as stored once the write lands; the next save waits for it, a while.
-    else {
-      void written.landed.then((landed) => (landed ? (this.conversation.stored = signature) : (this.conversation.refused = true)))
-      this.saves.holdFor(within(this.clock, LATE_WRITE_MS, () => written.landed))
-    }
+    // Slow, not refused: the record counts as stored once the write lands.
+    else void written.landed.then((landed) => (landed ? (this.conversation.stored = signature) : (this.conversation.refused = true)))
     return written === 'stored'
   }
 

@@ -14,7 +14,7 @@ import { describeError, within } from './deadline'
 
 /** How long a store call may take before the plugin goes on without it (ms). */
 export const STORE_WAIT_MS = 1_000
-/** How long a write still going when its wait ended is waited for later (ms): a claim, or the next save of the record. */
+/** How long a claim still going when its wait ended is waited for later (ms) before it counts as refused. */
 export const LATE_WRITE_MS = 3_000
 /** SPEC.md: at exit, and for prompt.submit, each store write waits at most 150 ms. */
 export const STORE_WAIT_EXIT_MS = 150
