@@ -10,8 +10,7 @@
  * segment. Without the claim it folds nothing this time.
  */
 import { BRIEF_PREFIX, CLAIM_PREFIX, RECORD_PREFIX } from '../domain/conversation/keys'
-import { fold } from '../domain/conversation/merge'
-import { isIdleRecord, planPrune } from '../domain/conversation/prune'
+import { foldIdle, planPrune } from '../domain/conversation/prune'
 import type { Clock } from '../ports/clock.port'
 import type { Claims } from './claims'
 import type { ConversationReads } from './conversation-state'
@@ -51,16 +50,7 @@ export class StorePruning {
     const segment = this.conversation.view?.segment ?? 0
     const claimed = plan.fold.length > 0 && (await this.claims.claim(segment, {}, true)).won
     if (claimed) {
-      const stored = await this.records.save((record, { others, view, now }) => {
-        let out = record
-        for (const key of plan.fold) {
-          const other = others.get(key)
-          if (other === undefined || !isIdleRecord(other, now)) continue
-          out = fold(out, key, other, view)
-          folded.add(key)
-        }
-        return out
-      })
+      const stored = await this.records.save((record, { others, view, now }) => foldIdle(record, plan.fold, others, view, now, folded))
       // Without our own record safely stored, the idle records keep their work: remove none of them.
       if (!stored) folded.clear()
     }

@@ -18,9 +18,9 @@ import {
   type ConversationRecord,
   type ConversationView,
 } from '../../core/domain/conversation/record'
-import { absorb, conversationIdOf, fold, markHandedOff, mergeConversation } from '../../core/domain/conversation/merge'
+import { absorb, conversationIdOf, markHandedOff, mergeConversation } from '../../core/domain/conversation/merge'
 import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
-import { isIdleRecord, planPrune } from '../../core/domain/conversation/prune'
+import { foldIdle, planPrune } from '../../core/domain/conversation/prune'
 import { hasWork, type WorkEntry } from '../../core/domain/work'
 
 export const CONV = 'c0'.repeat(32) as ConversationKey
@@ -422,16 +422,7 @@ export class Model {
       const segment = p.view?.segment ?? 0
       if (yield* this.claim(segment)) {
         claimed = segment
-        yield* this.save(p, (record, { others, view, now }) => {
-          let out = record
-          for (const key of plan.fold) {
-            const other = others.get(key)
-            if (other === undefined || !isIdleRecord(other, now)) continue
-            out = fold(out, key, other, view)
-            folded.add(key)
-          }
-          return out
-        })
+        yield* this.save(p, (record, { others, view, now }) => foldIdle(record, plan.fold, others, view, now, folded))
       }
     }
     const fold_ = new Set(plan.fold)

@@ -5,6 +5,7 @@
  * Pure.
  */
 import { BRIEF_PREFIX, CLAIM_PREFIX, parseClaimKey, parseRecordKey, RECORD_PREFIX, type ConversationKey } from './keys'
+import { fold } from './merge'
 import type { ConversationRecord, ConversationView } from './record'
 import { sanitizeCachedBrief, sanitizeRecord, type CachedBrief } from './sanitize'
 
@@ -69,4 +70,20 @@ export function planPrune(now: number, values: ReadonlyMap<string, unknown>, sel
     }
   }
   return { fold, remove }
+}
+
+/**
+ * The pruning's fold (SPEC.md: pruning folds a conversation's idle records into the newest): `self` with
+ * the pending work of each of `keys` whose record in `others` is idle at `now` taken over (`fold`); the
+ * keys folded are added to `folded`, so they are the ones removed once `self` is stored.
+ */
+export function foldIdle(self: ConversationRecord, keys: readonly string[], others: ReadonlyMap<string, ConversationRecord>, view: ConversationView, now: number, folded: Set<string>): ConversationRecord {
+  let out = self
+  for (const key of keys) {
+    const other = others.get(key)
+    if (other === undefined || !isIdleRecord(other, now)) continue
+    out = fold(out, key, other, view)
+    folded.add(key)
+  }
+  return out
 }
