@@ -11,13 +11,13 @@ const KEY = 'hark_pat_find_Qz81vLx0Pw3'
 const NOW = 1_767_000_000_000
 
 /** A start in `cwd` over `read` (a path's text, undefined, or a promise that may never settle). */
-async function startIn(cwd: string, read: (path: string) => Promise<string | undefined>) {
+async function startIn(cwd: string, read: (path: string) => Promise<string | undefined>, platform: 'linux' | 'win32' | 'darwin' = 'linux') {
   const hark = new InMemoryHark(undefined, KEY)
   const said: string[] = []
   const asked: string[] = []
   const base = memoryPorts({ data: new Map(), root: cwd, now: NOW, said, post: async (headers, body) => hark.handle('https://harkstudio.io/mcp', { method: 'POST', headers: { ...headers }, body }) })
   const files: Files = { ...base.files, readText: (path) => (asked.push(path), read(path)) }
-  const uc = compose({ access_key: KEY }).useCases({ ...base, files })
+  const uc = compose({ access_key: KEY }).useCases({ ...base, files, session: { ...base.session, platform: async () => platform } })
   await uc.start.onSessionStart(cwd)
   await uc.start.ensureStarted()
   return { hark, said, asked }
@@ -42,5 +42,16 @@ describe('the project file', () => {
     const w = await startIn('/a/b/c', async (p) => files[p])
     expect(w.hark.callsTo('get_agent_brief')[0]?.arguments['venture']).toBe('V-001')
     expect(w.said.filter((l) => l.includes('names no project code'))).toEqual([expect.stringContaining('/a/b/c/.hark/project')])
+  })
+
+  test('on Windows (C:\\…, backslashes, any case): the nearer places answer, the drive root never does', async () => {
+    const w = await startIn('C:\\Work\\Shop\\pkg', async (p) => (/^c:[\\/]work[\\/]shop[\\/]\.hark$/i.test(p) ? 'venture=V-077\n' : /^c:[\\/]work/i.test(p) ? undefined : never()), 'win32')
+    expect(w.hark.callsTo('get_agent_brief')[0]?.arguments['venture']).toBe('V-077')
+    expect(w.asked.some((p) => /^c:[\\/]\.hark/i.test(p))).toBe(true) // asked at once, up to the drive's root
+  })
+
+  test('on macOS (/private/tmp as /tmp gives it): found in the session folder while the volume root never answers', async () => {
+    const w = await startIn('/private/tmp/shop', async (p) => (p === '/private/tmp/shop/.hark/project' ? 'V-012\n' : p.startsWith('/private/tmp/') ? undefined : never()), 'darwin')
+    expect(w.hark.callsTo('get_agent_brief')[0]?.arguments['venture']).toBe('V-012')
   })
 })
