@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { compose } from '../../composition/container'
 import { InMemoryHark } from '../../adapters/fake-hark/in-memory-hark'
+import type { Platform } from '../../core/domain/paths'
 import type { Files } from '../../core/ports/files.port'
 import { memoryPorts } from '../memory-ports'
 
@@ -11,7 +12,7 @@ const KEY = 'hark_pat_find_Qz81vLx0Pw3'
 const NOW = 1_767_000_000_000
 
 /** A start in `cwd` over `read` (a path's text, undefined, or a promise that may never settle). */
-async function startIn(cwd: string, read: (path: string) => Promise<string | undefined>, platform: 'linux' | 'win32' | 'darwin' = 'linux') {
+async function startIn(cwd: string, read: (path: string) => Promise<string | undefined>, platform: Platform = 'linux') {
   const hark = new InMemoryHark(undefined, KEY)
   const said: string[] = []
   const asked: string[] = []
@@ -45,13 +46,13 @@ describe('the project file', () => {
   })
 
   test('on Windows (C:\\…, backslashes, any case): the nearer places answer, the drive root never does', async () => {
-    const w = await startIn('C:\\Work\\Shop\\pkg', async (p) => (/^c:[\\/]work[\\/]shop[\\/]\.hark$/i.test(p) ? 'venture=V-077\n' : /^c:[\\/]work/i.test(p) ? undefined : never()), 'win32')
+    const w = await startIn('C:\\Work\\Shop\\pkg', async (p) => (/^c:[\\/]work[\\/]shop[\\/]\.hark$/i.test(p) ? 'venture=V-077\n' : /^c:[\\/]work/i.test(p) ? undefined : never()), 'windows')
     expect(w.hark.callsTo('get_agent_brief')[0]?.arguments['venture']).toBe('V-077')
     expect(w.asked.some((p) => /^c:[\\/]\.hark/i.test(p))).toBe(true) // asked at once, up to the drive's root
   })
 
   test('on macOS (/private/tmp as /tmp gives it): found in the session folder while the volume root never answers', async () => {
-    const w = await startIn('/private/tmp/shop', async (p) => (p === '/private/tmp/shop/.hark/project' ? 'V-012\n' : p.startsWith('/private/tmp/') ? undefined : never()), 'darwin')
+    const w = await startIn('/private/tmp/shop', async (p) => (p === '/private/tmp/shop/.hark/project' ? 'V-012\n' : p.startsWith('/private/tmp/') ? undefined : never()), 'macos')
     expect(w.hark.callsTo('get_agent_brief')[0]?.arguments['venture']).toBe('V-012')
   })
 })
