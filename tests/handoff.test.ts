@@ -131,6 +131,19 @@ describe('the handoff at session end', () => {
     expect(did).not.toContain('subagent')
   })
 
+  test('notes over the cap are cut between graphemes, in the engine as in Node', WITH_KEY, async ($, on) => {
+    const family = '👨‍👩‍👧‍👦'
+    const world = createWorld(on, { toolResults: { Bash: bash } })
+    await startSession($)
+    await $.tool.call({ tool: 'Bash', command: 'npm test' })
+    await $.turn.complete(answer(`Done ${family.repeat(400)}`))
+    await end($)
+    const did = (world.hark.callsTo('end_session')[0]!.arguments as Record<string, string>)['what_i_did'] ?? ''
+    const notes = /Done [^…]*…/.exec(did)?.[0] ?? ''
+    expect(notes.length).toBeGreaterThan(1000)
+    expect(notes.slice('Done '.length, -1)).toBe(family.repeat((notes.length - 'Done '.length - 1) / family.length))
+  })
+
   test('subagents’ edits count as the session’s work', WITH_KEY, async ($, on) => {
     const world = createWorld(on)
     await startSession($)

@@ -80,60 +80,24 @@ export function omitCodeBlocks(text: string): string {
 }
 
 /**
- * At most `limit` UTF-16 code units. A cut text ends with `…` (counted in the limit); the cut never
- * splits a surrogate pair, a combining sequence, an emoji sequence, a flag or a `[redacted]` /
- * `[code omitted]` marker.
+ * At most `limit` UTF-16 code units. A cut text ends with `…` (counted in the limit); the cut falls between
+ * graphemes (Unicode's extended grapheme clusters, as Intl.Segmenter tells them: never inside a surrogate pair, a
+ * combining sequence, an emoji sequence or a flag) and never inside a `[redacted]` / `[code omitted]` marker.
  */
 export function capText(text: string, limit: number): string {
   if (typeof text !== 'string') return ''
   if (text.length <= limit) return text
   if (limit < CUT_MARK.length) return ''
   let cut = limit - CUT_MARK.length
-  // Never end on a high surrogate.
-  if (isHigh(text.charCodeAt(cut - 1))) cut -= 1
-  // Back off to the start of the grapheme the cut falls in.
-  for (let guard = 0; cut > 0 && guard < 64 && continuesGrapheme(text, cut); guard++) cut = prevIndex(text, cut)
-  // An odd run of regional indicators before the cut would leave half a flag.
-  let ri = 0
-  for (let i = cut; i > 0; ) {
-    const p = prevIndex(text, i)
-    const cp = text.codePointAt(p) ?? 0
-    if (cp < 0x1f1e6 || cp > 0x1f1ff) break
-    ri += 1
-    i = p
-  }
-  if (ri % 2 === 1) cut = prevIndex(text, cut)
-  // Never cut a marker in half.
+  const g = cut > 0 ? (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text).containing(cut - 1) : undefined
+  if (g !== undefined && g.index + g.segment.length > cut) cut = g.index
   for (const marker of [REDACTED, CODE_OMITTED]) {
     const start = text.lastIndexOf('[', cut - 1)
-    if (start >= 0 && start < cut && start + marker.length > cut && text.startsWith(marker, start)) cut = start
+    if (start >= 0 && start + marker.length > cut && text.startsWith(marker, start)) cut = start
   }
   return text.slice(0, cut).trimEnd() + CUT_MARK
 }
-
-function isHigh(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff
-}
-
-function prevIndex(text: string, i: number): number {
-  if (i >= 2 && isHigh(text.charCodeAt(i - 2)) && text.charCodeAt(i - 1) >= 0xdc00 && text.charCodeAt(i - 1) <= 0xdfff) return i - 2
-  return i - 1
-}
-
-/** Whether the code point at `i` belongs to the grapheme before it. */
-function continuesGrapheme(text: string, i: number): boolean {
-  const cp = text.codePointAt(i) ?? 0
-  const before = text.codePointAt(prevIndex(text, i)) ?? 0
-  return (
-    before === 0x200d || // after a zero-width joiner
-    cp === 0x200d ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) || // variation selectors
-    (cp >= 0x1f3fb && cp <= 0x1f3ff) || // skin tones
-    (cp >= 0xe0020 && cp <= 0xe007f) || // tag sequences
-    cp === 0x20e3 || // keycap
-    /\p{M}/u.test(String.fromCodePoint(cp)) // combining marks
-  )
-}
+let graphemes: Intl.Segmenter | undefined
 
 /**
  * Terminal escape sequences, in their 7-bit and C1 forms: strings (OSC, DCS, SOS, PM, APC: `ESC ]8;;url`)
@@ -179,14 +143,7 @@ function clip(text: string, max: number): string {
   return text.slice(0, cut)
 }
 
-/** Trailing spaces and tabs off every line (a loop: `/[ \t]+$/gm` rescans a long run of spaces at each of its positions). */
+/** Trailing white space off every line (per line: `/[ \t]+$/gm` rescans a long run of spaces at each of its positions). */
 function trimLineEnds(text: string): string {
-  const lines = text.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string
-    let end = line.length
-    while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--
-    if (end < line.length) lines[i] = line.slice(0, end)
-  }
-  return lines.join('\n')
+  return text.split('\n').map((line) => line.trimEnd()).join('\n')
 }

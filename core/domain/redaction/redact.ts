@@ -36,7 +36,7 @@
  */
 import { REDACTED } from '../markers'
 import { redactAccessKey } from './access-key'
-import { chars, ENTROPY_LIMIT, entropyMeter, finder, runs, tokenMatcher, type Chars } from './tokens'
+import { chars, ENTROPY_LIMIT, entropy, finder, runs, tokenMatcher, type Chars } from './tokens'
 
 /** A setting as its form's verdict reads it. */
 interface Setting {
@@ -141,7 +141,7 @@ function looksLikeCredential(value: string): boolean {
   const head = value.slice(0, ENTROPY_LIMIT)
   if (value.length < 16 || !/^(?=.*\d)(?=.*[A-Za-z])[\w\-.~+/=]+$/.test(head) || /^(?:\.{0,2}\/|~\/|v?\d+(?:\.\d+)+)/.test(head)) return false
   const words = head.split(/[-._~+/=]+/).filter((part) => /^[A-Za-z]{4,}$/.test(part) && !/^[0-9A-Fa-f]+$/.test(part))
-  return !/\.[A-Za-z]{1,5}$/.test(value.slice(-6)) && entropyMeter(head)(0, head.length) >= 3 && words.length < 2
+  return !/\.[A-Za-z]{1,5}$/.test(value.slice(-6)) && entropy(head, 0, head.length) >= 3 && words.length < 2
 }
 
 /** What ends an unquoted value, per kind of setting (docs/handoff.md, Secret settings): white space, and these. */

@@ -16,8 +16,8 @@
  * looked up by their keyword's first two characters; a keyword inside
  * a word is turned away; a run of an alphabet is measured once and remembered (`runs`), so `eyJ-eyJ-…` is not
  * rescanned from each `eyJ`; a keyword rule looks at each character after its name at most once
- * (`twitter-twitter-…`); entropy is kept up to date over windows that move (`entropyMeter`, `glft-glft-…`);
- * shapes read at most CHECK_LIMIT characters of a candidate. Pure and total.
+ * (`twitter-twitter-…`); entropy reads at most ENTROPY_LIMIT characters of a candidate, shapes CHECK_LIMIT. Pure and
+ * total.
  */
 import { CHECK_LIMIT, DIGITS, KEYWORD_WINDOW, tokenFormats, type KeywordFormat, type PrefixedFormat } from './token-table'
 
@@ -85,35 +85,21 @@ export function finder(re: RegExp, text: string): (p: number) => number {
 /** Entropy is measured on at most this much of a token (enough to tell a key from a word or a repeat). */
 export const ENTROPY_LIMIT = 64
 
-/** x·log2(x) for the counts a window can hold. */
-const X_LOG_X = Array.from({ length: ENTROPY_LIMIT + 1 }, (_, x) => (x === 0 ? 0 : x * Math.log2(x)))
-
 /**
- * Shannon entropy, in bits a character, of windows of one text (at most ENTROPY_LIMIT characters each; every
- * character past ASCII counts as one), kept up to date as they move: a window that starts within the last one is
- * reached by adding and removing characters at its ends, so the windows at each `glft-` of `glft-glft-…` are not
- * counted afresh.
+ * Shannon entropy, in bits a character, of text[start, end): of its first ENTROPY_LIMIT characters, every character
+ * past ASCII counting as one. A bounded look per candidate keeps the scan linear (`glft-glft-…` costs each `glft-` at
+ * most ENTROPY_LIMIT characters).
  */
-export function entropyMeter(text: string): (start: number, end: number) => number {
-  const counts = new Uint8Array(128)
-  let from = 0
-  let to = 0
-  let sum = 0 // Σ count·log2(count) over [from, to)
-  const move = (i: number, by: number): void => {
+export function entropy(text: string, start: number, end: number): number {
+  const counts = new Map<number, number>()
+  const n = Math.min(end, start + ENTROPY_LIMIT, text.length) - start
+  for (let i = start; i < start + n; i++) {
     const c = Math.min(text.charCodeAt(i), 127)
-    sum += (X_LOG_X[(counts[c] as number) + by] as number) - (X_LOG_X[counts[c] as number] as number)
-    counts[c] = (counts[c] as number) + by
+    counts.set(c, (counts.get(c) ?? 0) + 1)
   }
-  return (start, end) => {
-    const stop = Math.max(start, Math.min(end, start + ENTROPY_LIMIT, text.length))
-    if (start < from || start > to) while (to > from) move(--to, -1)
-    if (to === from) from = to = start
-    while (from < start) move(from++, -1)
-    while (to < stop) move(to++, 1)
-    while (to > stop) move(--to, -1)
-    // H = log2(n) - (1/n)·Σ c·log2(c); never below 0 (rounding).
-    return to > from ? Math.max(0, Math.log2(to - from) - sum / (to - from)) : 0
-  }
+  let h = 0
+  for (const k of counts.values()) h -= (k / n) * Math.log2(k / n)
+  return Math.max(0, h)
 }
 
 /** A row's keyword as the lookup holds it: prefixed rows carry `body` (and `lead`), keyword rows `values`. */
@@ -132,11 +118,14 @@ const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 
 /** Lower case, index for index (A-Z alone when toLowerCase would change the text's length). */
 export const fold = (s: string): string => (s.toLowerCase().length === s.length ? s.toLowerCase() : s.replace(/[A-Z]+/g, (c) => c.toLowerCase()))
 
-let compiled: { readonly entries: (Entry[] | undefined)[]; readonly prefilter: RegExp; readonly rules: number } | undefined
 /** Two characters (of a lower-case text) as an index, 0 … 16383 (characters past ASCII share theirs with ASCII ones). */
 const pair = (s: string, i: number): number => ((s.charCodeAt(i) & 127) << 7) | (s.charCodeAt(i + 1) & 127)
 
-/** The rows by the first two characters of their keywords (lower case), and the prefilter: one alternation of every keyword. */
+/**
+ * The rows by the first two characters of their keywords (lower case), and the prefilter: one alternation of every
+ * keyword; built on first use, `rules` counts the keywords.
+ */
+let compiled: { readonly entries: (Entry[] | undefined)[]; readonly prefilter: RegExp; readonly rules: number } | undefined
 function compile(): NonNullable<typeof compiled> {
   const known = new Map<string, Chars>()
   const set = (a: string): Chars => known.get(a) ?? (known.set(a, chars(a)).get(a) as Chars)
@@ -145,8 +134,8 @@ function compile(): NonNullable<typeof compiled> {
   for (const f of tokenFormats()) {
     const values = f.kind === 'keyword' ? f.values.map((v) => ({ ...v, set: set(v.body) })) : []
     for (const keyword of f.kind === 'prefixed' ? f.prefixes : f.keywords) {
-      const entry = { keyword, key: fold(keyword), id: rules++, f, values, body: set(f.kind === 'prefixed' ? f.body : ''), lead: f.kind === 'prefixed' && f.lead ? set(f.lead.body) : undefined }
-      ;(entries[pair(entry.key, 0)] ??= []).push(entry)
+      const key = fold(keyword)
+      ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values, body: set(f.kind === 'prefixed' ? f.body : ''), lead: f.kind === 'prefixed' && f.lead ? set(f.lead.body) : undefined })
     }
   }
   const keys = [...new Set(entries.flat().map((e) => (e as Entry).key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))]
@@ -155,51 +144,35 @@ function compile(): NonNullable<typeof compiled> {
 
 /**
  * The token whose row's keyword is found at a position, for one text: `at(p)` gives its span or undefined, and
- * `at.next(p)` the first position from `p` where the prefilter found a keyword (the text's length when none). A
- * keyword token's span starts after its name, a token with a lead before its keyword (Azure's `…8Q~…`).
+ * `at.next(p)` the first position from `p` where the prefilter found a keyword (the text's length when none). A keyword token's span starts after its name, a token with
+ * a lead before its keyword (Azure's `…8Q~…`).
  */
 export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefined) & { readonly next: (p: number) => number } {
-  const m = new Matcher(text)
-  return Object.assign((p: number) => m.at(p), { next: finder(m.c.prefilter, m.lower) })
-}
-
-/** The matching, for one text (a class: its code is shared by every text's). */
-class Matcher {
-  readonly c = (compiled ??= compile())
-  readonly lower: string
-  readonly run: (set: Chars, p: number) => number
-  readonly entropy: (start: number, end: number) => number
-  readonly scanned: Int32Array
-  constructor(readonly text: string) {
-    this.lower = fold(text)
-    this.run = runs(text)
-    this.entropy = entropyMeter(text)
-    this.scanned = new Int32Array(this.c.rules)
-  }
+  const { entries, prefilter, rules } = (compiled ??= compile())
+  const lower = fold(text)
+  const run = runs(text)
+  const scanned = new Int32Array(rules) // per keyword rule: the characters after a name looked at so far
 
   /** The end of the run of `set` from `q` when its length fits (and, unless `open`, a word ends it), or -1. */
-  fits(set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number {
-    const { text } = this
-    let end = open === true ? this.run(set, q) : Math.min(this.run(set, q), q + max + 2)
+  const fits = (set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number => {
+    let end = open === true ? run(set, q) : Math.min(run(set, q), q + max + 2)
     // A sentence's full stop after a token whose alphabet holds `.` is not part of it.
     for (let i = 0; i < 3 && end - q > min && text[end - 1] === '.' && (end - q > max || shape !== undefined); i++) end--
     const ok = end - q >= min && (open === true || (end - q <= max && !(end < text.length && isAlnum(text.charCodeAt(end)))))
     return ok && shape?.test(text.slice(q, Math.min(end, q + CHECK_LIMIT))) !== false ? end : -1
   }
 
-  prefixed(e: Entry, f: PrefixedFormat, at: number): TokenSpan | undefined {
-    const { text } = this
+  const prefixed = (e: Entry, f: PrefixedFormat, at: number): TokenSpan | undefined => {
     const start = at - (f.lead?.n ?? 0)
     for (let i = start; i < at; i++) if (e.lead?.has[text.charCodeAt(i)] !== 1) return undefined
     const b = at + e.keyword.length
     // The prefix as written (unless any case will do), at a word start, then a fitting body.
-    const end = (f.anyCase === true || text.startsWith(e.keyword, at)) && !(start > 0 && isAlnum(text.charCodeAt(start - 1))) ? this.fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
-    const ok = end >= 0 && (f.entropy === undefined || this.entropy(start, end) >= f.entropy) && f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT))) !== true
+    const end = (f.anyCase === true || text.startsWith(e.keyword, at)) && !(start > 0 && isAlnum(text.charCodeAt(start - 1))) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
+    const ok = end >= 0 && (f.entropy === undefined || entropy(text, start, end) >= f.entropy) && f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT))) !== true
     return ok ? { start: f.keep === true ? b : start, end, provider: f.provider } : undefined
   }
 
-  keyword(e: Entry, at: number): TokenSpan | undefined {
-    const { text, scanned } = this
+  const keyword = (e: Entry, at: number): TokenSpan | undefined => {
     const limit = Math.min(text.length, at + e.keyword.length + KEYWORD_WINDOW)
     // Each character after a name is tried once per rule, whatever the number of names before it; a line's end
     // stops the look (the next line's name looks on from there).
@@ -212,28 +185,33 @@ class Matcher {
       if (isAlnum(text.charCodeAt(q - 1)) || text[q - 1] === '/') continue // a value starts a word, not a path's part
       for (const v of e.values) {
         // A word is not a key: a value holds a digit (and, unless it is all digits, a letter).
-        const end = v.set.has[text.charCodeAt(q)] === 1 ? this.fits(v.set, q, v.min, v.max, false, v.shape) : -1
+        const end = v.set.has[text.charCodeAt(q)] === 1 ? fits(v.set, q, v.min, v.max, false, v.shape) : -1
         if (end > 0 && /\d/.test(text.slice(q, end)) && (v.body === DIGITS || /[A-Za-z]/.test(text.slice(q, end)))) return { start: q, end, provider: e.f.provider, named: true }
       }
     }
     return undefined
   }
 
-  at(p: number): TokenSpan | undefined {
-    const { text, lower } = this
-    // Only where a row's keyword may start, and not inside a word (a prefix starts a word or follows its lead's
-    // digit, Azure's `8Q~`; a provider's name starts a word or a camelCase part, or follows a digit).
-    const list = p + 1 < lower.length ? this.c.entries[pair(lower, p)] : undefined
-    if (list === undefined) return undefined
+  /**
+   * The rows whose keyword's first two characters stand at `p`, where a keyword may start: not inside a word (a
+   * prefix starts a word or follows its lead's digit, Azure's `8Q~`; a provider's name starts a word or a
+   * camelCase part, or follows a digit).
+   */
+  const rows = (p: number): Entry[] | undefined => {
     const c = text.charCodeAt(p)
     const before = p > 0 ? text.charCodeAt(p - 1) : 32
-    if (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) return undefined
-    for (const e of list) {
-      const span = !lower.startsWith(e.key, p) ? undefined : e.f.kind === 'keyword' ? this.keyword(e, p) : this.prefixed(e, e.f, p)
+    return p + 1 >= lower.length || (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) ? undefined : entries[pair(lower, p)]
+  }
+
+  const at = (p: number): TokenSpan | undefined => {
+    for (const e of rows(p) ?? []) {
+      const span = !lower.startsWith(e.key, p) ? undefined : e.f.kind === 'keyword' ? keyword(e, p) : prefixed(e, e.f, p)
       if (span !== undefined) return span
     }
     return undefined
   }
+
+  return Object.assign(at, { next: finder(prefilter, lower) })
 }
 
 /** The provider tokens in `text`, as spans in order, none overlapping. Linear in the text's length. */
