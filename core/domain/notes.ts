@@ -57,26 +57,17 @@ export function cleanSubject(subject: string, accessKey?: string): string {
   }
 }
 
-/** Fenced code blocks (``` or ~~~, three or more, also unterminated) → `[code omitted]`. */
+/**
+ * A fenced code block: its opening line (``` or ~~~, three or more, after any indentation, list or quote markers,
+ * which stay; a backtick fence's info string holds no backtick), up to the first line holding only a fence of the
+ * same character at least as long, or to the end of the text when none closes it. Each block is read once, left to
+ * right, so the pass is linear.
+ */
+const FENCED = /^((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)((`|~)\3{2,})(?!(?<=`)[^\n]*`)[^\n]*(?:[\s\S]*?\n[ \t>]*\2\3*[ \t]*(?=\n|(?![\s\S]))|[\s\S]*)/gm
+
+/** Fenced code blocks, also unterminated ones → `[code omitted]`. */
 export function omitCodeBlocks(text: string): string {
-  const out: string[] = []
-  let fence: { char: string; length: number } | undefined
-  for (const line of text.split('\n')) {
-    if (fence === undefined) {
-      const open = /^((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(`{3,}|~{3,})(.*)$/.exec(line)
-      const marks = open?.[2]
-      if (open !== null && marks !== undefined && !(marks[0] === '`' && (open[3] ?? '').includes('`'))) {
-        fence = { char: marks[0] ?? '`', length: marks.length }
-        out.push(`${open[1] ?? ''}${CODE_OMITTED}`)
-      } else {
-        out.push(line)
-      }
-    } else {
-      const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1]
-      if (close !== undefined && close[0] === fence.char && close.length >= fence.length) fence = undefined
-    }
-  }
-  return out.join('\n')
+  return text.replace(FENCED, (_, lead: string) => lead + CODE_OMITTED)
 }
 
 /**
@@ -89,7 +80,8 @@ export function capText(text: string, limit: number): string {
   if (text.length <= limit) return text
   if (limit < CUT_MARK.length) return ''
   let cut = limit - CUT_MARK.length
-  const g = cut > 0 ? (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text).containing(cut - 1) : undefined
+  // Two ASCII characters always have a grapheme boundary between them (no CR is left to pair with LF).
+  const g = cut > 0 && (text.charCodeAt(cut) > 127 || text.charCodeAt(cut - 1) > 127) ? (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text).containing(cut - 1) : undefined
   if (g !== undefined && g.index + g.segment.length > cut) cut = g.index
   for (const marker of [REDACTED, CODE_OMITTED]) {
     const start = text.lastIndexOf('[', cut - 1)

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { timedBest } from '../support'
 import { describe, expect, test } from 'vitest'
 import {
@@ -7,6 +8,7 @@ import {
   cleanSubject,
   CUT_MARK,
   isSecretName,
+  omitCodeBlocks,
   NOTES_INPUT,
   NOTES_LIMIT,
   redactSecrets,
@@ -243,7 +245,43 @@ describe("the user's access key", () => {
   })
 })
 
+/** The code blocks' rule read line by line, the plain way: the model omitCodeBlocks' one expression is checked against. */
+function omitByLines(text: string): string {
+  const out: string[] = []
+  let fence: { char: string; length: number } | undefined
+  for (const line of text.split('\n')) {
+    if (fence === undefined) {
+      const open = /^((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(`{3,}|~{3,})(.*)$/.exec(line)
+      const marks = open?.[2]
+      if (open !== null && marks !== undefined && !(marks[0] === '`' && (open[3] ?? '').includes('`'))) {
+        fence = { char: marks[0] ?? '`', length: marks.length }
+        out.push(`${open[1] ?? ''}${CODE_OMITTED}`)
+      } else out.push(line)
+    } else {
+      const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1]
+      if (close !== undefined && close[0] === fence.char && close.length >= fence.length) fence = undefined
+    }
+  }
+  return out.join('\n')
+}
+
 describe('code blocks become [code omitted]', () => {
+  test('the same as reading line by line, whatever the fences, markers and lines', () => {
+    // Lines of: markers, maybe a fence, maybe more after it.
+    const line = fc.tuple(
+      fc.array(fc.constantFrom(' ', '\t', '>', '- ', '1. ', '12) ', '-', 'x'), { maxLength: 3 }),
+      fc.constantFrom('', '```', '~~~', '````', '~~~~', '``', '`~~'),
+      fc.constantFrom('', '', ' ', 'js', 'a`b', '```', '~~~', ' x'),
+    )
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
+        const text = lines.map(([marks, fence, after]) => marks.join('') + fence + after).join('\n')
+        expect(omitCodeBlocks(text)).toBe(omitByLines(text))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
   test('backtick and tilde fences, with and without an info string', () => {
     const answer = ['Before', '```ts', 'const a = 1', '```', 'Middle', '~~~', 'rm -rf /tmp/x', '~~~', 'After'].join('\n')
     expect(cleanNotes(answer)).toBe(['Before', CODE_OMITTED, 'Middle', CODE_OMITTED, 'After'].join('\n'))

@@ -91,16 +91,14 @@ export const ENTROPY_LIMIT = 64
  * most ENTROPY_LIMIT characters).
  */
 export function entropy(text: string, start: number, end: number): number {
-  const counts = new Map<number, number>()
-  const n = Math.min(end, start + ENTROPY_LIMIT, text.length) - start
-  for (let i = start; i < start + n; i++) {
-    const c = Math.min(text.charCodeAt(i), 127)
-    counts.set(c, (counts.get(c) ?? 0) + 1)
-  }
+  const n = Math.max(0, Math.min(end, start + ENTROPY_LIMIT, text.length) - start)
   let h = 0
-  for (const k of counts.values()) h -= (k / n) * Math.log2(k / n)
+  for (let i = start; i < start + n; i++) (COUNTS[Math.min(text.charCodeAt(i), 127)] as number)++
+  // Each character's count is taken once, then cleared for the next call.
+  for (let i = start, c = 0, k = 0; i < start + n; i++) if ((k = COUNTS[(c = Math.min(text.charCodeAt(i), 127))] as number) > 0) (h -= (k / n) * Math.log2(k / n)), (COUNTS[c] = 0)
   return Math.max(0, h)
 }
+const COUNTS = new Uint8Array(128)
 
 /** A row's keyword as the lookup holds it: prefixed rows carry `body` (and `lead`), keyword rows `values`. */
 interface Entry {
@@ -182,7 +180,7 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
         scanned[e.id] = q
         return undefined
       }
-      if (isAlnum(text.charCodeAt(q - 1)) || text[q - 1] === '/') continue // a value starts a word, not a path's part
+      if (isAlnum(text.charCodeAt(q - 1)) || text.charCodeAt(q - 1) === 47) continue // a value starts a word, not a path's part
       for (const v of e.values) {
         // A word is not a key: a value holds a digit (and, unless it is all digits, a letter).
         const end = v.set.has[text.charCodeAt(q)] === 1 ? fits(v.set, q, v.min, v.max, false, v.shape) : -1
