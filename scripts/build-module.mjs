@@ -22,7 +22,7 @@ import { build } from 'esbuild'
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { wordsForLiterals } from './fewer-nodes.mjs'
+import { fieldsInOneAssign, wordsForLiterals } from './fewer-nodes.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = 'build/register.js'
@@ -63,7 +63,7 @@ const result = await build({
   logLevel: 'error',
 })
 
-let text = wordsForLiterals(result.outputFiles[0].text, OUT)
+let text = fieldsInOneAssign(wordsForLiterals(result.outputFiles[0].text, OUT))
 // The loader's rule: `register` is exported as a const declared at the top of its file.
 const declared = /\bvar register\s*=\s*\(/
 if (!declared.test(text)) throw new Error('build-module: the bundle does not declare `var register = (`; the loader needs `export const register`')

@@ -56,3 +56,45 @@ export function wordsForLiterals(text, file) {
   parse(out, { ecmaVersion: 'latest', sourceType: 'module' }) // throws if a rewrite broke the syntax
   return out
 }
+
+/**
+ * `text` (an ES module) with each constructor that starts by storing three or more of its parameters on `this`
+ * (TypeScript's parameter properties: `this.a=a;this.b=b;this.c=c`, six nodes a field) storing them in one
+ * `Object.assign(this,{a,b,c})` (three nodes a field, seven for the call). The same stores in the same order:
+ * the values are parameters, read before any of them is stored either way. Only a class without `extends`
+ * (nothing may touch `this` before `super`), and only names, not private fields or computed keys.
+ */
+export function fieldsInOneAssign(text) {
+  const tree = parse(text, { ecmaVersion: 'latest', sourceType: 'module' })
+  const edits = []
+  for (const node of nodes(tree)) {
+    if ((node.type !== 'ClassDeclaration' && node.type !== 'ClassExpression') || node.superClass !== null) continue
+    const ctor = node.body.body.find((m) => m.type === 'MethodDefinition' && m.kind === 'constructor')
+    if (ctor === undefined) continue
+    const params = new Set(ctor.value.params.filter((p) => p.type === 'Identifier').map((p) => p.name))
+    const isStore = (a) =>
+      a.type === 'AssignmentExpression' && a.operator === '=' && a.left.type === 'MemberExpression' && a.left.object.type === 'ThisExpression' &&
+      !a.left.computed && a.left.property.type === 'Identifier' && a.right.type === 'Identifier' && params.has(a.right.name)
+    const statements = []
+    const stores = []
+    for (const st of ctor.value.body.body) {
+      const e = st.type === 'ExpressionStatement' ? st.expression : undefined
+      const list = e === undefined ? [] : e.type === 'SequenceExpression' ? e.expressions : [e]
+      if (list.length === 0 || !list.every(isStore)) break
+      statements.push(st)
+      stores.push(...list)
+    }
+    if (stores.length < 3) continue
+    const fields = stores.map((a) => (a.left.property.name === a.right.name ? a.right.name : `${a.left.property.name}:${a.right.name}`))
+    edits.push([statements[0].start, statements.at(-1).end, `Object.assign(this,{${fields.join(',')}});`])
+  }
+  let out = ''
+  let at = 0
+  for (const [start, end, by] of edits.sort((a, b) => a[0] - b[0])) {
+    out += text.slice(at, start) + by
+    at = end
+  }
+  out += text.slice(at)
+  parse(out, { ecmaVersion: 'latest', sourceType: 'module' }) // throws if a rewrite broke the syntax
+  return out
+}
