@@ -73,8 +73,8 @@ const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
 }
 
 /**
- * The verdicts: a setting's value is redacted when every condition of its form's row holds; a condition is a
- * fact, or facts separated by spaces (any of them). The forms, as `setting` tells them apart:
+ * The verdicts, one row a form (`form: condition, condition`): a setting's value is redacted when every condition
+ * of its form's row holds; a condition is a fact, or facts separated by spaces (any of them). The forms, as `setting` tells them apart:
  *   plain     NAME=value, --name=value, ?token=…&, Password=…; (no space around `=`)
  *   spaced    SECRET_KEY = '…', apiKey := "…", the api_key = 3f2a… worked
  *   label     password: …, X-Api-Key: …, Send X-API-Key: 3f2a… with each call, **Password:** …
@@ -86,20 +86,12 @@ const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
  *             WEBHOOK_URL=https://…?token=…, --set-env-vars=A=1,API_KEY=…
  *   flag      --password hunter2, --token "…"
  */
-const SETTINGS: Readonly<Record<string, readonly string[]>> = {
-  plain: ['secret'],
-  spaced: ['secret', 'quoted endsLine credential'],
-  label: ['secret', 'quoted endsLine credential', 'strong startsLine'],
-  json: ['secret'],
-  quotedEq: ['secret', 'quoted credential'],
-  bold: ['secret', 'quoted credential'],
-  code: ['secret', 'credential'],
-  nested: ['secret', 'credential'],
-  flag: ['secret', 'notWord'],
-}
+const SETTINGS =
+  'plain: secret; spaced: secret, quoted endsLine credential; label: secret, quoted endsLine credential, strong startsLine; json: secret; ' +
+  'quotedEq: secret, quoted credential; bold: secret, quoted credential; code: secret, credential; nested: secret, credential; flag: secret, notWord'
 
 /** SETTINGS read: per form, its conditions, each a list of facts. */
-const VERDICTS = new Map(Object.entries(SETTINGS).map(([form, row]) => [form, row.map((any) => any.split(' '))]))
+const VERDICTS = new Map(SETTINGS.split('; ').map((row) => [row.slice(0, row.indexOf(':')), row.slice(row.indexOf(':') + 2).split(', ').map((any) => any.split(' '))]))
 
 /** A setting's name is secret when it contains one of these (SPEC.md: KEY, SECRET, TOKEN, PASSWORD; plus three more). */
 const SECRET_WORDS = /key|secret|token|password|passwd|passphrase|credential/i
