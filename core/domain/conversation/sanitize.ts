@@ -14,6 +14,11 @@ function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0
 }
 
+/** A plain object's fields, or undefined for anything else (an array, null, a scalar). */
+function object(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
+}
+
 function str(v: unknown, max: number): string | undefined {
   return typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined
 }
@@ -46,8 +51,7 @@ function origin(v: unknown): string | undefined | null {
 const RESULTS: readonly TestResult[] = ['passed', 'failed', 'unknown']
 
 function workEntry(v: unknown): WorkEntry | undefined {
-  if (typeof v !== 'object' || v === null) return undefined
-  const o = v as Record<string, unknown>
+  const o = object(v) ?? {}
   switch (o['kind']) {
     case 'file': {
       const path = str(o['path'], 1_000)
@@ -79,16 +83,14 @@ const STATES: readonly HandoffState[] = ['Clean', 'Draft', 'Open']
  * when the value is not a record at all (no valid conversation id).
  */
 export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const o = value as Record<string, unknown>
-  const conversationId = typeof o['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
-  if (conversationId === undefined) return undefined
+  const o = object(value)
+  const conversationId = typeof o?.['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
+  if (o === undefined || conversationId === undefined) return undefined
   const entries: Entry[] = []
   let seq = num(o['seq'])
   if (Array.isArray(o['entries'])) {
     for (const raw of o['entries'].slice(-MAX_ENTRIES)) {
-      if (typeof raw !== 'object' || raw === null) continue
-      const e = raw as Record<string, unknown>
+      const e = object(raw) ?? {}
       const work = workEntry(e['work'])
       const n = num(e['n'])
       const from = origin(e['from'])
@@ -98,24 +100,21 @@ export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
     }
   }
   const cursors: Record<string, number> = {}
-  const rawCursors = o['cursors']
-  if (typeof rawCursors === 'object' && rawCursors !== null && !Array.isArray(rawCursors)) {
-    for (const [k, v] of Object.entries(rawCursors).slice(0, MAX_CURSORS)) if (parseRecordKey(k) !== undefined && num(v) > 0) cursors[k] = num(v)
-  }
-  const rawNotes = o['notes'] as Record<string, unknown> | undefined
-  const notesText = typeof rawNotes === 'object' && rawNotes !== null ? str(rawNotes['text'], MAX_NOTES) : undefined
-  const notesFrom = rawNotes !== undefined && rawNotes !== null && typeof rawNotes === 'object' ? origin(rawNotes['from']) : null
+  for (const [k, v] of Object.entries(object(o['cursors']) ?? {}).slice(0, MAX_CURSORS)) if (parseRecordKey(k) !== undefined && num(v) > 0) cursors[k] = num(v)
+  const rawNotes = object(o['notes'])
+  const notesText = str(rawNotes?.['text'], MAX_NOTES)
+  const notesFrom = origin(rawNotes?.['from'])
   const notes: Notes | undefined =
-    notesText !== undefined && rawNotes !== undefined && num(rawNotes['n']) > 0 && notesFrom !== null
-      ? { n: num(rawNotes['n']), at: num(rawNotes['at']), text: notesText, ...(notesFrom === undefined ? {} : { from: notesFrom }) }
+    notesText !== undefined && num(rawNotes?.['n']) > 0 && notesFrom !== null
+      ? { n: num(rawNotes?.['n']), at: num(rawNotes?.['at']), text: notesText, ...(notesFrom === undefined ? {} : { from: notesFrom }) }
       : undefined
   if (notes !== undefined && notes.from === undefined) seq = Math.max(seq, notes.n)
-  const rawStatus = o['status'] as Record<string, unknown> | undefined
-  const state = typeof rawStatus === 'object' && rawStatus !== null ? STATES.find((s) => s === rawStatus['state']) : undefined
-  const status = state !== undefined && rawStatus !== undefined ? { state, needYou: Math.min(num(rawStatus['needYou']), 9_999), at: num(rawStatus['at']) } : undefined
-  const rawActive = o['active'] as Record<string, unknown> | undefined
-  const activeSession = typeof rawActive === 'object' && rawActive !== null ? str(rawActive['session'], 200) : undefined
-  const active = activeSession !== undefined && rawActive !== undefined ? { session: activeSession, at: num(rawActive['at']) } : undefined
+  const rawStatus = object(o['status'])
+  const state = STATES.find((s) => s === rawStatus?.['state'])
+  const status = state === undefined ? undefined : { state, needYou: Math.min(num(rawStatus?.['needYou']), 9_999), at: num(rawStatus?.['at']) }
+  const rawActive = object(o['active'])
+  const activeSession = str(rawActive?.['session'], 200)
+  const active = activeSession === undefined ? undefined : { session: activeSession, at: num(rawActive?.['at']) }
   return {
     conversationId,
     idSince: num(o['idSince']),
@@ -144,8 +143,7 @@ export interface CachedBrief {
 }
 
 export function sanitizeCachedBrief(value: unknown): CachedBrief | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const o = value as Record<string, unknown>
+  const o = object(value) ?? {}
   const text = str(o['text'], 200_000)
   const fetchedAt = num(o['fetchedAt'])
   return text === undefined || fetchedAt === 0 ? undefined : { text, fetchedAt }
