@@ -11,20 +11,20 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { wordsForLiterals } from './fewer-nodes.mjs'
-import { functions as LEFT_OUT_FUNCTIONS, members as LEFT_OUT_MEMBERS, promises as LEFT_OUT_PROMISES, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
+import { members as LEFT_OUT_MEMBERS, promises as LEFT_OUT_PROMISES, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version
 
 const bundles = [
-  { out: 'vendor/inversify.js', entry: 'scripts/vendor-src/inversify.mjs', packages: ['inversify', 'reflect-metadata'], },
+  { out: 'vendor/inversify.js', entry: 'scripts/vendor-src/inversify.mjs', packages: ['inversify'], },
 ]
 
 // inversify imports 'reflect-metadata/lite' for its side effect of patching the global Reflect,
 // which the engine has frozen, and uses WeakRef, which the engine lacks. The bundle gets an empty
 // module for that import, and each inversify file that names Reflect or WeakRef imports a
-// module-local one (scripts/vendor-src/), which shadows the global in that file alone;
-// reflect-metadata's own code still sees the real, frozen global and leaves it alone.
+// module-local one (scripts/vendor-src/), which shadows the global in that file alone: the local
+// Reflect keeps the own metadata inversify reads and writes, so reflect-metadata is not bundled.
 const localGlobals = {
   Reflect: join(root, 'scripts/vendor-src/reflect.mjs'),
   WeakRef: join(root, 'scripts/vendor-src/weak-ref.mjs'),
@@ -32,7 +32,7 @@ const localGlobals = {
 // What the composition root does not reach is left out of the bundle (scripts/vendor-src/inversify-surface.mjs).
 const packagePath = (file) => file.split('\\').join('/').split('/node_modules/').at(-1)
 const notInBundle = (name) => `throw new Error(${JSON.stringify(`inversify: ${name} is not in hark-memory's bundle of it (scripts/vendor-src/inversify-surface.mjs)`)})`
-const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(LEFT_OUT_FUNCTIONS), ...Object.keys(LEFT_OUT_PROMISES), ...LEFT_OUT_MODULES])
+const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(LEFT_OUT_PROMISES), ...LEFT_OUT_MODULES])
 const seen = new Set()
 
 /** A module whose every export is a function or a class that throws when reached. */
@@ -69,20 +69,6 @@ function pruneMembers(text, file, classes) {
   return text
 }
 
-/** `text` with the listed function declarations throwing (`outer/inner`: one declared in `outer`'s body). */
-function pruneFunctions(text, file, names) {
-  const program = parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true })
-  const declared = (body, name) => body.filter((n) => n.type === 'FunctionDeclaration' && n.id.name === name)
-  const edits = names.map((path) => {
-    let found = [program]
-    for (const name of path.split('/')) found = found.length === 1 ? declared(found[0].type === 'Program' ? found[0].body : found[0].body.body, name) : []
-    if (found.length !== 1) throw new Error(`build-vendor: ${file} has ${found.length} functions ${path} (scripts/vendor-src/inversify-surface.mjs)`)
-    return [found[0].body.start, found[0].body.end, `{ ${notInBundle(`reflect-metadata's ${path}`)} }`]
-  })
-  for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
-  return text
-}
-
 /** `text` with the top-level `if (isPromise(…)) { … }` branches of the named functions throwing. */
 function prunePromiseBranches(text, file, names) {
   const program = parse(text, { ecmaVersion: 'latest', sourceType: 'module' })
@@ -102,12 +88,6 @@ const engineSafe = {
   setup(b) {
     b.onResolve({ filter: /^reflect-metadata(\/lite)?$/ }, (args) => ({ path: args.path, namespace: 'empty' }))
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: '', loader: 'js' }))
-    b.onLoad({ filter: /[\\/]node_modules[\\/]reflect-metadata[\\/].*\.js$/ }, async (args) => {
-      const name = packagePath(args.path)
-      if (LEFT_OUT_FUNCTIONS[name] === undefined) return undefined
-      seen.add(name)
-      return { contents: pruneFunctions(await readFile(args.path, 'utf8'), name, LEFT_OUT_FUNCTIONS[name]), loader: 'js', resolveDir: dirname(args.path) }
-    })
     b.onLoad({ filter: /[\\/]node_modules[\\/](inversify|@inversifyjs)[\\/].*\.js$/ }, async (args) => {
       let text = await readFile(args.path, 'utf8')
       const name = packagePath(args.path)

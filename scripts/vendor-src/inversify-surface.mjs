@@ -11,10 +11,6 @@
 //            "not in this bundle" if called; a private one (`#name`) goes (esbuild refuses the build if
 //            anything still names it). Every listed member must exist: a version bump that moves one
 //            fails the build instead of shipping a wrong cut.
-//   functions  functions nothing on that surface reaches (`outer/inner` for one declared inside
-//            another): each keeps its name and throws. reflect-metadata's decorators, its metadata
-//            lookups through the prototype chain, key listings and deletions: inversify uses only
-//            `defineMetadata` and `getOwnMetadata` on its own counters once no class is decorated.
 //   promises functions whose `if (isPromise(…)) { … }` branches resolve dependencies that are promises:
 //            each such branch throws, the synchronous path stays. No binding of the composition root
 //            resolves to a promise (`get` refuses one anyway), so resolving two, three or four
@@ -71,17 +67,6 @@ export const members = {
   [`${K}binding/services/DeactivationsService.js`]: {
     DeactivationsService: ['clone', 'get', 'removeAllByModuleId', 'removeAllByServiceId'],
   },
-}
-
-/** Functions left out, by file. */
-export const functions = {
-  'reflect-metadata/ReflectNoConflict.js': [
-    'decorate', 'metadata', 'hasMetadata', 'hasOwnMetadata', 'getMetadata', 'getMetadataKeys', 'getOwnMetadataKeys', 'deleteMetadata',
-    'DecorateConstructor', 'DecorateProperty', 'OrdinaryHasMetadata', 'OrdinaryHasOwnMetadata', 'OrdinaryGetMetadata', 'OrdinaryMetadataKeys',
-    'OrdinaryOwnMetadataKeys', 'ToPrimitive', 'OrdinaryToPrimitive', 'GetMethod', 'GetIterator', 'IteratorValue', 'IteratorStep', 'IteratorClose',
-    'OrdinaryGetPrototypeOf', 'CreateFallbackProvider', 'CreateMetadataProvider/OrdinaryHasOwnMetadata', 'CreateMetadataProvider/OrdinaryOwnMetadataKeys',
-    'CreateMetadataProvider/OrdinaryDeleteMetadata',
-  ],
 }
 
 /** Functions whose promise branches are left out, by file. */
