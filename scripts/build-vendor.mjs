@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { wordsForLiterals } from './fewer-nodes.mjs'
-import { members as LEFT_OUT_MEMBERS, promises as LEFT_OUT_PROMISES, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
+import { bodies as NEW_BODIES, members as LEFT_OUT_MEMBERS, promises as LEFT_OUT_PROMISES, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version
@@ -32,7 +32,7 @@ const localGlobals = {
 // What the composition root does not reach is left out of the bundle (scripts/vendor-src/inversify-surface.mjs).
 const packagePath = (file) => file.split('\\').join('/').split('/node_modules/').at(-1)
 const notInBundle = (name) => `throw new Error(${JSON.stringify(`inversify: ${name} is not in hark-memory's bundle of it (scripts/vendor-src/inversify-surface.mjs)`)})`
-const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(LEFT_OUT_PROMISES), ...LEFT_OUT_MODULES])
+const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(NEW_BODIES), ...Object.keys(LEFT_OUT_PROMISES), ...LEFT_OUT_MODULES])
 const seen = new Set()
 
 /** A module whose every export is a function or a class that throws when reached. */
@@ -48,7 +48,9 @@ function stubModule(text, file) {
   return out.join('\n')
 }
 
-/** `text` with the listed class members left out: a public one throws, a private one goes. */
+const memberName = (m) => (m.key.type === 'PrivateIdentifier' ? `#${m.key.name}` : m.key.name)
+
+/** `text` with the listed class members left out: a public method throws, a private method or field goes. */
 function pruneMembers(text, file, classes) {
   const edits = []
   for (const node of parse(text, { ecmaVersion: 'latest', sourceType: 'module' }).body) {
@@ -56,15 +58,29 @@ function pruneMembers(text, file, classes) {
     const names = cls?.type === 'ClassDeclaration' ? classes[cls.id.name] : undefined
     if (names === undefined) continue
     for (const name of names) {
-      const member = cls.body.body.find((m) => m.type === 'MethodDefinition' && (m.key.type === 'PrivateIdentifier' ? `#${m.key.name}` : m.key.name) === name)
+      const member = cls.body.body.find((m) => (m.type === 'MethodDefinition' || (m.type === 'PropertyDefinition' && name.startsWith('#'))) && memberName(m) === name)
       if (member === undefined) throw new Error(`build-vendor: ${file} has no ${cls.id.name}.${name} (scripts/vendor-src/inversify-surface.mjs)`)
       if (name.startsWith('#')) edits.push([member.start, member.end, ''])
-      else edits.push([member.value.body.start, member.value.body.end, `{ ${notInBundle(`${cls.id.name}.${name}`)} }`])
+      else edits.push([member.value.start, member.value.end, `() { ${notInBundle(`${cls.id.name}.${name}`)} }`]) // its parameters go too
     }
     delete classes[cls.id.name]
   }
   const missing = Object.keys(classes)
   if (missing.length > 0) throw new Error(`build-vendor: ${file} has no class ${missing.join(', ')}`)
+  for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
+  return text
+}
+
+/** `text` with the listed bodies (`Class.member` or a top-level function's name) written anew. */
+function rewriteBodies(text, file, bodies) {
+  const top = parse(text, { ecmaVersion: 'latest', sourceType: 'module' }).body.map((n) => (n.type === 'ExportNamedDeclaration' ? n.declaration : n))
+  const edits = Object.entries(bodies).map(([path, body]) => {
+    const [outer, inner] = path.split('.')
+    const found = top.filter((n) => (n?.type === 'FunctionDeclaration' || n?.type === 'ClassDeclaration') && n.id.name === outer)
+    const fn = inner === undefined ? found.find((n) => n.type === 'FunctionDeclaration') : found[0]?.body.body.find((m) => m.type === 'MethodDefinition' && memberName(m) === inner)?.value
+    if (fn === undefined) throw new Error(`build-vendor: ${file} has no ${path} (scripts/vendor-src/inversify-surface.mjs)`)
+    return [fn.body.start, fn.body.end, body]
+  })
   for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
   return text
 }
@@ -93,6 +109,7 @@ const engineSafe = {
       const name = packagePath(args.path)
       if (leftOut.has(name)) seen.add(name)
       if (LEFT_OUT_MODULES.includes(name)) return { contents: stubModule(text, name), loader: 'js', resolveDir: dirname(args.path) }
+      if (NEW_BODIES[name] !== undefined) text = rewriteBodies(text, name, NEW_BODIES[name])
       if (LEFT_OUT_MEMBERS[name] !== undefined) text = pruneMembers(text, name, { ...LEFT_OUT_MEMBERS[name] })
       if (LEFT_OUT_PROMISES[name] !== undefined) text = prunePromiseBranches(text, name, LEFT_OUT_PROMISES[name])
       const imports = Object.entries(localGlobals)

@@ -11,6 +11,10 @@
 //            "not in this bundle" if called; a private one (`#name`) goes (esbuild refuses the build if
 //            anything still names it). Every listed member must exist: a version bump that moves one
 //            fails the build instead of shipping a wrong cut.
+//   bodies   functions and class members written anew (`Class.member`, or a top-level function's name), each
+//            doing for the surface what the original does, over less: the members and modules they no
+//            longer reach go (private ones listed in `members`, the rest by tree shaking). Every listed
+//            one must exist, as for `members`.
 //   promises functions whose `if (isPromise(…)) { … }` branches resolve dependencies that are promises:
 //            each such branch throws, the synchronous path stays. No binding of the composition root
 //            resolves to a promise (`get` refuses one anyway), so resolving two, three or four
@@ -58,6 +62,9 @@ export const members = {
   [`${K}common/models/OneToManyMapStar.js`]: {
     OneToManyMapStar: ['clone', 'removeByRelation', '#buildModelToCloneModelMap', '#buildRelationToRelationModelMap', '#getCloneModel', '#getCloneRelation', '#pushModelEntriesIntoModelMap', '#pushRelationEntriesIntoRelationMap', '#removeModelFromRelationMaps', '#removeModelFromRelationMap'],
   },
+  [`${K}planning/services/PlanResultCacheService.js`]: {
+    PlanResultCacheService: ['#jitEnabled', '#serviceIdToNonCachedServiceNodeMapMap', '#namedServiceIdToValuePlanMap', '#namedTaggedServiceIdToValuePlanMap', '#taggedServiceIdToValuePlanMap', '#buildUpdatePlanParams', '#getOrBuildMapValueFromMapMap', '#getMaps', '#invalidateNamedServiceMap', '#invalidateNamedTaggedServiceMap', '#invalidateNonCachePlanBindingNodeDescendents', '#invalidateNonCachePlanServiceNode', '#invalidateNonCachePlanServiceNodeDescendents', '#invalidateNonCachedServiceNodeSetMap', '#invalidateServiceMap', '#invalidateTaggedServiceMap', '#updatePlan'],
+  },
   [`${K}binding/services/BindingService.js`]: {
     BindingService: ['clone', 'getBoundServices', 'getById', 'getByModuleId', 'getNonParentBoundServices', 'removeById', 'removeAllByModuleId', 'removeAllByServiceId'],
   },
@@ -66,6 +73,24 @@ export const members = {
   },
   [`${K}binding/services/DeactivationsService.js`]: {
     DeactivationsService: ['clone', 'get', 'removeAllByModuleId', 'removeAllByServiceId'],
+  },
+}
+
+/** Bodies written anew, by file, then `Class.member` or function. */
+export const bodies = {
+  // The plan cache keeps the plans of a service asked for without a name or a tag (the surface has neither;
+  // one asked for with them is planned anew each time, which gives the same result), and any binding added
+  // clears the container's cache and its children's, where inversify patches the cached plans of that service
+  // in place: the next `get` plans anew over the bindings as they are. A container of the composition root
+  // gets its bindings before its first `get`, so this clears empty caches only. Plans that depend on their
+  // context are not kept apart, since only that patching read them.
+  [`${K}planning/services/PlanResultCacheService.js`]: {
+    'PlanResultCacheService.constructor': '{ this.#serviceIdToValuePlanMap = this.#buildInitializedMapArray(); this.#subscribers = new WeakList(); }',
+    'PlanResultCacheService.clearCache': '{ for (const map of this.#serviceIdToValuePlanMap) map.clear(); for (const subscriber of this.#subscribers) subscriber.clearCache(); }',
+    'PlanResultCacheService.get': '{ return options.name === undefined && options.tag === undefined ? this.#getMapFromMapArray(this.#serviceIdToValuePlanMap, options).get(options.serviceIdentifier) : undefined; }',
+    'PlanResultCacheService.set': '{ if (options.name === undefined && options.tag === undefined) this.#getMapFromMapArray(this.#serviceIdToValuePlanMap, options).set(options.serviceIdentifier, planResult); }',
+    'PlanResultCacheService.invalidateServiceBinding': '{ this.clearCache(); }',
+    'PlanResultCacheService.setNonCachedServiceNode': '{}',
   },
 }
 

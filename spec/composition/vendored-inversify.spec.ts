@@ -72,6 +72,20 @@ describe('the declared surface', () => {
     expect(root.get(user)).toBe('got it')
   })
 
+  test('a binding added to a parent after a child\'s get is seen by the child\'s next get, and a second one makes it ambiguous', () => {
+    const root = new Container()
+    const child = new Container({ parent: root })
+    const late = id<string>('late')
+    const user = id<string>('user')
+    child.bind(user).toResolvedValue((l: string) => `got ${l}`, [late] as never).inTransientScope()
+    expect(() => child.get(user)).toThrow(/late/)
+    root.bind(late).toConstantValue('it')
+    expect(child.get(user)).toBe('got it')
+    expect(child.get(user)).toBe('got it') // planned once, then from the cache
+    root.bind(late).toConstantValue('again')
+    expect(() => child.get(user)).toThrow(/Ambiguous bindings found for service: "Symbol\(late\)"/)
+  })
+
   test('an unbound or ambiguous service throws inversify\'s own message', () => {
     const c = new Container()
     const twice = id<number>('twice')
