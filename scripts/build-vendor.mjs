@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { wordsForLiterals } from './fewer-nodes.mjs'
-import { bodies as NEW_BODIES, members as LEFT_OUT_MEMBERS, promises as LEFT_OUT_PROMISES, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
+import { bodies as NEW_BODIES, members as LEFT_OUT_MEMBERS, notInBundle, promises as LEFT_OUT_PROMISES, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version
@@ -31,7 +31,6 @@ const localGlobals = {
 }
 // What the composition root does not reach is left out of the bundle (scripts/vendor-src/inversify-surface.mjs).
 const packagePath = (file) => file.split('\\').join('/').split('/node_modules/').at(-1)
-const notInBundle = (name) => `throw new Error(${JSON.stringify(`inversify: ${name} is not in hark-memory's bundle of it (scripts/vendor-src/inversify-surface.mjs)`)})`
 const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(NEW_BODIES), ...Object.keys(LEFT_OUT_PROMISES), ...LEFT_OUT_MODULES])
 const seen = new Set()
 

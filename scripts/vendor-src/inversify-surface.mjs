@@ -30,6 +30,9 @@
 // The container specs (spec/composition/container.spec.ts) and every test that builds the plugin go
 // through this bundle, so a cut that reached something in use fails them.
 
+/** The statement each left-out thing runs when reached. */
+export const notInBundle = (name) => `throw new Error(${JSON.stringify(`inversify: ${name} is not in hark-memory's bundle of it (scripts/vendor-src/inversify-surface.mjs)`)})`
+
 const C = '@inversifyjs/container/lib/'
 const K = '@inversifyjs/core/lib/'
 
@@ -65,6 +68,9 @@ export const members = {
   [`${K}planning/services/PlanResultCacheService.js`]: {
     PlanResultCacheService: ['#jitEnabled', '#serviceIdToNonCachedServiceNodeMapMap', '#namedServiceIdToValuePlanMap', '#namedTaggedServiceIdToValuePlanMap', '#taggedServiceIdToValuePlanMap', '#buildUpdatePlanParams', '#getOrBuildMapValueFromMapMap', '#getMaps', '#invalidateNamedServiceMap', '#invalidateNamedTaggedServiceMap', '#invalidateNonCachePlanBindingNodeDescendents', '#invalidateNonCachePlanServiceNode', '#invalidateNonCachePlanServiceNodeDescendents', '#invalidateNonCachedServiceNodeSetMap', '#invalidateServiceMap', '#invalidateTaggedServiceMap', '#updatePlan'],
   },
+  [`${C}container/services/PlanParamsOperationsManager.js`]: {
+    PlanParamsOperationsManager: ['#resetComputedProperties', '#setBinding'],
+  },
   [`${K}binding/services/BindingService.js`]: {
     BindingService: ['clone', 'getBoundServices', 'getById', 'getByModuleId', 'getNonParentBoundServices', 'removeById', 'removeAllByModuleId', 'removeAllByServiceId'],
   },
@@ -91,6 +97,53 @@ export const bodies = {
     'PlanResultCacheService.set': '{ if (options.name === undefined && options.tag === undefined) this.#getMapFromMapArray(this.#serviceIdToValuePlanMap, options).set(options.serviceIdentifier, planResult); }',
     'PlanResultCacheService.invalidateServiceBinding': '{ this.clearCache(); }',
     'PlanResultCacheService.setNonCachedServiceNode': '{}',
+  },
+  // Planning knows two kinds of binding node, constant values and resolved values; only a resolved value has
+  // dependencies to plan. No instance binding is made without autobind (`to`, `toSelf` are left out), so
+  // the bindings are never autobound and no class metadata is read.
+  [`${K}planning/actions/currySubplan.js`]: {
+    currySubplan: '{ const subplan = currySubplanResolvedValueBindingNode(buildLazyPlanServiceNodeFromOptions, buildPlanServiceNodeFromOptions); return (params, bindingConstraintsList) => subplan(params, params.node, bindingConstraintsList); }',
+  },
+  [`${K}planning/actions/curryBuildServiceNodeBindings.js`]: {
+    curryBuildServiceNodeBindings: `{
+      const buildResolvedValuePlanBindingNode = curryBuildResolvedValuePlanBindingNode(subplan);
+      return (params, bindingConstraintsList, serviceBindings, parentNode) => {
+        params.servicesBranch.push(parentNode.serviceIdentifier);
+        const planBindingNodes = [];
+        for (const binding of serviceBindings) {
+          if (binding.type === bindingTypeValues.ConstantValue) planBindingNodes.push(new ConstantValueBindingNode(binding));
+          else if (binding.type === bindingTypeValues.ResolvedValue) planBindingNodes.push(buildResolvedValuePlanBindingNode(params, binding, bindingConstraintsList));
+          else ${notInBundle('planning a binding other than a constant or a resolved value')}
+        }
+        params.servicesBranch.pop();
+        return planBindingNodes;
+      };
+    }`,
+  },
+  [`${K}planning/calculations/buildFilteredServiceBindings.js`]: {
+    buildFilteredServiceBindings: `{
+      const serviceIdentifier = options?.customServiceIdentifier ?? bindingConstraints.serviceIdentifier;
+      const filteredBindings = [...(options?.chained === true ? params.operations.getBindingsChained(serviceIdentifier) : (params.operations.getBindings(serviceIdentifier) ?? []))].filter((binding) => binding.isSatisfiedBy(bindingConstraints));
+      if (filteredBindings.length === 0 && params.autobindOptions !== undefined && typeof serviceIdentifier === 'function') ${notInBundle('autobind')}
+      return filteredBindings;
+    }`,
+  },
+  [`${K}binding/services/BindingService.js`]: {
+    'BindingService.#tryAutobind': `{ if (this.#autobindOptions !== undefined && typeof serviceIdentifier === 'function') ${notInBundle('autobind')} }`,
+  },
+  [`${C}container/services/PlanParamsOperationsManager.js`]: {
+    'PlanParamsOperationsManager.constructor': `{
+      this.#serviceReferenceManager = serviceReferenceManager;
+      this.planParamsOperations = {
+        getActivations: this.#getActivations.bind(this),
+        getBindings: this.#serviceReferenceManager.bindingService.get.bind(this.#serviceReferenceManager.bindingService),
+        getBindingsChained: this.#serviceReferenceManager.bindingService.getChained.bind(this.#serviceReferenceManager.bindingService),
+        getPlan: this.#serviceReferenceManager.planResultCacheService.get.bind(this.#serviceReferenceManager.planResultCacheService),
+        setNonCachedServiceNode: this.#serviceReferenceManager.planResultCacheService.setNonCachedServiceNode.bind(this.#serviceReferenceManager.planResultCacheService),
+        setPlan: this.#serviceReferenceManager.planResultCacheService.set.bind(this.#serviceReferenceManager.planResultCacheService),
+        subscribeActivationAddedOnce: this.#subscribeActivationAddedOnce.bind(this),
+      };
+    }`,
   },
 }
 
