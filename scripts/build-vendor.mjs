@@ -25,6 +25,7 @@ const bundles = [
 // module for that import, and each inversify file that names Reflect or WeakRef imports a
 // module-local one (scripts/vendor-src/), which shadows the global in that file alone: the local
 // Reflect keeps the own metadata inversify reads and writes, so reflect-metadata is not bundled.
+const leftOutModule = join(root, 'scripts/vendor-src/left-out.mjs')
 const localGlobals = {
   Reflect: join(root, 'scripts/vendor-src/reflect.mjs'),
   WeakRef: join(root, 'scripts/vendor-src/weak-ref.mjs'),
@@ -49,7 +50,10 @@ function stubModule(text, file) {
 
 const memberName = (m) => (m.key.type === 'PrivateIdentifier' ? `#${m.key.name}` : m.key.name)
 
-/** `text` with the listed class members left out: a public method throws, a private method or field goes. */
+/**
+ * `text` with the listed class members left out: a private method or field goes; a public method goes from the
+ * class and comes back, throwing, from scripts/vendor-src/left-out.mjs, called after the class.
+ */
 function pruneMembers(text, file, classes) {
   const edits = []
   for (const node of parse(text, { ecmaVersion: 'latest', sourceType: 'module' }).body) {
@@ -57,17 +61,18 @@ function pruneMembers(text, file, classes) {
     const names = cls?.type === 'ClassDeclaration' ? classes[cls.id.name] : undefined
     if (names === undefined) continue
     for (const name of names) {
-      const member = cls.body.body.find((m) => (m.type === 'MethodDefinition' || (m.type === 'PropertyDefinition' && name.startsWith('#'))) && memberName(m) === name)
+      const member = cls.body.body.find((m) => (m.type === 'MethodDefinition' || (m.type === 'PropertyDefinition' && name.startsWith('#'))) && !m.static && memberName(m) === name)
       if (member === undefined) throw new Error(`build-vendor: ${file} has no ${cls.id.name}.${name} (scripts/vendor-src/inversify-surface.mjs)`)
-      if (name.startsWith('#')) edits.push([member.start, member.end, ''])
-      else edits.push([member.value.start, member.value.end, `() { ${notInBundle(`${cls.id.name}.${name}`)} }`]) // its parameters go too
+      edits.push([member.start, member.end, ''])
     }
+    const publics = names.filter((name) => !name.startsWith('#'))
+    if (publics.length > 0) edits.push([node.end, node.end, `\nleftOut(${cls.id.name}, ${JSON.stringify(cls.id.name)}, ${JSON.stringify(publics.join(' '))});`])
     delete classes[cls.id.name]
   }
   const missing = Object.keys(classes)
   if (missing.length > 0) throw new Error(`build-vendor: ${file} has no class ${missing.join(', ')}`)
   for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
-  return text
+  return text.includes('\nleftOut(') ? `import { leftOut } from ${JSON.stringify(leftOutModule)};\n${text}` : text
 }
 
 /** `text` with the listed bodies (`Class.member` or a top-level function's name) written anew. */

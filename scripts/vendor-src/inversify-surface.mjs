@@ -8,8 +8,9 @@
 // references, it cannot. So, per file of the pinned packages:
 //
 //   members  class members nothing on that surface reaches: a public method keeps its name and throws
-//            "not in this bundle" if called; a private one (`#name`) goes (esbuild refuses the build if
-//            anything still names it). Every listed member must exist: a version bump that moves one
+//            "not in this bundle" if called (one loop after the class puts them all back as throwing
+//            functions: scripts/vendor-src/left-out.mjs); a private method or field (`#name`) goes
+//            (esbuild refuses the build if anything still names it). Every listed member must exist: a version bump that moves one
 //            fails the build instead of shipping a wrong cut.
 //   bodies   functions and class members written anew (`Class.member`, or a top-level function's name), each
 //            doing for the surface what the original does, over less: the members and modules they no
@@ -27,7 +28,7 @@
 // Unbinding, unloading, snapshots, activation and deactivation hooks, plugins, `getAll` and the async
 // API are not on the surface either, so the members that serve only them are left out too.
 //
-// The container specs (spec/composition/container.spec.ts) and every test that builds the plugin go
+// The container specs (spec/composition/container.spec.ts, vendored-inversify.spec.ts) and every test that builds the plugin go
 // through this bundle, so a cut that reached something in use fails them.
 
 /** The statement each left-out thing runs when reached. */
