@@ -132,6 +132,25 @@ export const bodies = {
   [`${K}binding/services/BindingService.js`]: {
     'BindingService.#tryAutobind': `{ if (this.#autobindOptions !== undefined && typeof serviceIdentifier === 'function') ${notInBundle('autobind')} }`,
   },
+  // A missing or ambiguous binding: inversify's message names the service and the one asking for it; the
+  // registered bindings and the constraints it lists after that (no name, no tag on the surface) are left out.
+  [`${K}planning/calculations/throwErrorWhenUnexpectedBindingsAmountFound.js`]: {
+    throwErrorWhenUnexpectedBindingsAmountFound: `{
+      const count = Array.isArray(bindingNodes) ? bindingNodes.length : bindingNodes === undefined ? 0 : 1;
+      if (count === 1 || (count === 0 && isOptional)) return;
+      const serviceIdentifier = bindingConstraintNode.elem.serviceIdentifier;
+      const parentServiceIdentifier = bindingConstraintNode.previous?.elem.serviceIdentifier;
+      throw new InversifyCoreError(InversifyCoreErrorKind.planning, (count === 0 ? 'No' : 'Ambiguous') + ' bindings found for service: "' + stringifyServiceIdentifier(serviceIdentifier) + '".\\n\\nTrying to resolve bindings for "' + stringifyParentServiceIdentifier(serviceIdentifier, parentServiceIdentifier) + '".');
+    }`,
+  },
+  // Planning finds a circular dependency before resolving does (it plans every dependency first and stops at
+  // a depth of 500), and names its services; resolving says so without the trace.
+  [`${K}planning/calculations/handleResolveError.js`]: {
+    handleResolveError: `{
+      if (isStackOverflowError(error) || InversifyCoreError.isErrorOfKind(error, InversifyCoreErrorKind.planningMaxDepthExceeded)) throw new InversifyCoreError(InversifyCoreErrorKind.planning, 'Circular dependency found', { cause: error });
+      throw error;
+    }`,
+  },
   [`${C}container/services/PlanParamsOperationsManager.js`]: {
     'PlanParamsOperationsManager.constructor': `{
       this.#serviceReferenceManager = serviceReferenceManager;

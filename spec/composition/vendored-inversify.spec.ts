@@ -94,6 +94,22 @@ describe('the declared surface', () => {
     expect(() => c.get(id('missing'))).toThrow(/No bindings found for service: "Symbol\(missing\)"/)
     expect(() => c.get(twice)).toThrow(/Ambiguous bindings found for service: "Symbol\(twice\)"/)
   })
+
+  test('a missing dependency names the service that asks for it', () => {
+    const c = new Container()
+    const user = id<string>('user')
+    c.bind(user).toResolvedValue((l: string) => l, [id<string>('absent')] as never)
+    expect(() => c.get(user)).toThrow(/No bindings found for service: "Symbol\(absent\)"[^]*Trying to resolve bindings for "Symbol\(user\)"/)
+  })
+
+  test('a circular dependency throws that it is one, naming its services', () => {
+    const c = new Container()
+    const a = id<unknown>('a')
+    const b = id<unknown>('b')
+    c.bind(a).toResolvedValue((x: unknown) => x, [b] as never)
+    c.bind(b).toResolvedValue((x: unknown) => x, [a] as never)
+    expect(() => c.get(a)).toThrow(/Circular dependency found: Symbol\(a\) -> Symbol\(b\) -> Symbol\(a\)/)
+  })
 })
 
 describe('what the bundle leaves out', () => {
