@@ -40,22 +40,19 @@ const K = '@inversifyjs/core/lib/'
 /** Class members left out, by file, then class. */
 export const members = {
   [`${C}container/services/Container.js`]: {
-    Container: ['getAll', 'getAllAsync', 'getAsync', 'isBound', 'isCurrentBound', 'loadAsync', 'onActivation', 'onDeactivation', 'register', 'restore', 'rebindAsync', 'rebind', 'snapshot', 'unbindAsync', 'unbindAllAsync', 'unbindAll', 'unbind', 'unloadAsync', 'unload'],
+    Container: ['getAll', 'getAllAsync', 'getAsync', 'isBound', 'isCurrentBound', 'loadAsync', 'onActivation', 'onDeactivation', 'register', 'restore', 'rebindAsync', 'rebind', 'snapshot', 'unbindAsync', 'unbindAllAsync', 'unbindAll', 'unbind', 'unloadAsync', 'unload', '#pluginManager', '#snapshotManager'],
   },
   [`${C}container/services/BindingManager.js`]: {
     BindingManager: ['isBound', 'isCurrentBound', 'rebindAsync', 'rebind', 'unbindAsync', 'unbindAllAsync', 'unbindAll', 'unbind', '#throwUnexpectedAsyncUnbindOperation', '#unbindAsync', '#unbindBindingIdentifier', '#clearAfterUnbindBindingIdentifier', '#unbindAll', '#clearAfterUnbindAll', '#unbindServiceIdentifier', '#clearAfterUnbindServiceIdentifier', '#isAnyValidBinding'],
   },
   [`${C}container/services/ServiceResolutionManager.js`]: {
-    ServiceResolutionManager: ['getAll', 'getAllAsync', 'getAsync'],
+    ServiceResolutionManager: ['getAll', 'getAllAsync', 'getAsync', '#resetComputedProperties'],
   },
   [`${C}container/services/ContainerModuleManager.js`]: {
     ContainerModuleManager: ['loadAsync', 'unloadAsync', 'unload', '#clearAfterUnloadModules', '#unload'],
   },
-  [`${C}container/services/PluginManager.js`]: {
-    PluginManager: ['register', '#assertIsPlugin'],
-  },
-  [`${C}container/services/SnapshotManager.js`]: {
-    SnapshotManager: ['restore', 'snapshot'],
+  [`${C}container/services/ServiceReferenceManager.js`]: {
+    ServiceReferenceManager: ['reset', 'onReset', '#onResetComputedPropertiesListeners'],
   },
   [`${C}binding/models/BindingFluentSyntaxImplementation.js`]: {
     BindToFluentSyntaxImplementation: ['to', 'toSelf', 'toDynamicValue', 'toFactory', 'toService'],
@@ -131,6 +128,37 @@ export const bodies = {
   },
   [`${K}binding/services/BindingService.js`]: {
     'BindingService.#tryAutobind': `{ if (this.#autobindOptions !== undefined && typeof serviceIdentifier === 'function') ${notInBundle('autobind')} }`,
+  },
+  // A container builds what its surface uses: no plugin manager (`register`), no snapshot manager (`snapshot`,
+  // `restore`, the only reset of its services, so nothing listens for one), and no deactivation parameters
+  // (read by unbinding and unloading alone).
+  [`${C}container/services/Container.js`]: {
+    'Container.constructor': `{
+      const autobind = options?.autobind ?? false;
+      const defaultScope = options?.defaultScope ?? DEFAULT_DEFAULT_SCOPE;
+      const jitless = options?.jitless ?? DEFAULT_JITLESS;
+      this.#serviceReferenceManager = this.#buildServiceReferenceManager(options, autobind, defaultScope, jitless);
+      const planParamsOperationsManager = new PlanParamsOperationsManager(this.#serviceReferenceManager);
+      const planResultCacheManager = new PlanResultCacheManager(planParamsOperationsManager, this.#serviceReferenceManager);
+      this.#bindingManager = new BindingManager(undefined, defaultScope, planResultCacheManager, this.#serviceReferenceManager);
+      this.#containerModuleManager = new ContainerModuleManager(this.#bindingManager, undefined, defaultScope, planResultCacheManager, this.#serviceReferenceManager);
+      this.#serviceResolutionManager = new ServiceResolutionManager(planParamsOperationsManager, this.#serviceReferenceManager, autobind, defaultScope, !jitless);
+    }`,
+  },
+  [`${C}container/services/ServiceReferenceManager.js`]: {
+    'ServiceReferenceManager.constructor': '{ this.activationService = activationService; this.bindingService = bindingService; this.deactivationService = deactivationService; this.planResultCacheService = planResultCacheService; }',
+  },
+  [`${C}container/services/ServiceResolutionManager.js`]: {
+    'ServiceResolutionManager.constructor': `{
+      this.#planParamsOperationsManager = planParamsOperationsManager;
+      this.#serviceReferenceManager = serviceReferenceManager;
+      this.#getActivationsResolutionParam = (serviceIdentifier) => this.#serviceReferenceManager.activationService.get(serviceIdentifier);
+      this.#resolutionContext = this.#buildResolutionContext();
+      this.#autobind = autobind;
+      this.#defaultScope = defaultScope;
+      this.#jitEnabled = jitEnabled;
+      this.#onPlanHandlers = [];
+    }`,
   },
   // A missing or ambiguous binding: inversify's message names the service and the one asking for it; the
   // registered bindings and the constraints it lists after that (no name, no tag on the surface) are left out.
