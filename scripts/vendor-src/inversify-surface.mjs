@@ -55,10 +55,10 @@ export const members = {
     ServiceReferenceManager: ['reset', 'onReset', '#onResetComputedPropertiesListeners'],
   },
   [`${C}binding/models/BindingFluentSyntaxImplementation.js`]: {
+    BindInFluentSyntaxImplementation: ['getIdentifier'],
     BindToFluentSyntaxImplementation: ['to', 'toSelf', 'toDynamicValue', 'toFactory', 'toService'],
-    BindOnFluentSyntaxImplementation: ['onActivation', 'onDeactivation'],
-    BindWhenFluentSyntaxImplementation: ['when', 'whenAnyAncestor', 'whenAnyAncestorIs', 'whenAnyAncestorNamed', 'whenAnyAncestorTagged', 'whenDefault', 'whenNamed', 'whenNoParent', 'whenNoParentIs', 'whenNoParentNamed', 'whenNoParentTagged', 'whenParent', 'whenParentIs', 'whenParentNamed', 'whenParentTagged', 'whenTagged', 'whenNoAncestor', 'whenNoAncestorIs', 'whenNoAncestorNamed', 'whenNoAncestorTagged'],
-    BindWhenOnFluentSyntaxImplementation: ['onActivation', 'onDeactivation'],
+    BindWhenFluentSyntaxImplementation: ['getIdentifier', 'when', 'whenAnyAncestor', 'whenAnyAncestorIs', 'whenAnyAncestorNamed', 'whenAnyAncestorTagged', 'whenDefault', 'whenNamed', 'whenNoParent', 'whenNoParentIs', 'whenNoParentNamed', 'whenNoParentTagged', 'whenParent', 'whenParentIs', 'whenParentNamed', 'whenParentTagged', 'whenTagged', 'whenNoAncestor', 'whenNoAncestorIs', 'whenNoAncestorNamed', 'whenNoAncestorTagged'],
+    BindWhenOnFluentSyntaxImplementation: ['onActivation', 'onDeactivation', '#bindOnFluentSyntax'],
   },
   [`${K}common/models/OneToManyMapStar.js`]: {
     OneToManyMapStar: ['clone', 'removeByRelation', '#buildModelToCloneModelMap', '#buildRelationToRelationModelMap', '#getCloneModel', '#getCloneRelation', '#pushModelEntriesIntoModelMap', '#pushRelationEntriesIntoRelationMap', '#removeModelFromRelationMaps', '#removeModelFromRelationMap'],
@@ -128,6 +128,19 @@ export const bodies = {
   },
   [`${K}binding/services/BindingService.js`]: {
     'BindingService.#tryAutobind': `{ if (this.#autobindOptions !== undefined && typeof serviceIdentifier === 'function') ${notInBundle('autobind')} }`,
+  },
+  // A resolved value's dependencies are service identifiers; the inject options that name, tag, or make one
+  // optional or multiple are left out. The syntax after a scope has no activation hooks to pass on to.
+  [`${C}binding/models/BindingFluentSyntaxImplementation.js`]: {
+    'BindToFluentSyntaxImplementation.#buildResolvedValueMetadata': `{
+      return {
+        arguments: (options ?? []).map((serviceIdentifier) => {
+          if (isResolvedValueMetadataInjectOptions(serviceIdentifier)) ${notInBundle('toResolvedValue with inject options')}
+          return { kind: ResolvedValueElementMetadataKind.singleInjection, name: undefined, optional: false, tags: new Map(), value: serviceIdentifier };
+        }),
+      };
+    }`,
+    'BindWhenOnFluentSyntaxImplementation.constructor': '{ super(binding); }',
   },
   // A container builds what its surface uses: no plugin manager (`register`), no snapshot manager (`snapshot`,
   // `restore`, the only reset of its services, so nothing listens for one), and no deactivation parameters

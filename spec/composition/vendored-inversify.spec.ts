@@ -141,6 +141,12 @@ describe('what the bundle leaves out', () => {
     expect(() => c.get(made)).toThrow(notInBundle)
   })
 
+  test('a resolved value\'s inject options (named, tagged, optional, multiple) throw that they were left out', () => {
+    const c = new Container()
+    const syntax = c.bind(Symbol('x')) as unknown as Loose
+    expect(() => syntax['toResolvedValue']?.((v: unknown) => v, [{ serviceIdentifier: Symbol('y'), optional: true }])).toThrow(notInBundle)
+  })
+
   test('when and on constraints after a scope throw that they were left out', () => {
     const c = new Container()
     const syntax = c.bind(Symbol('x')).toResolvedValue(() => 1).inSingletonScope() as unknown as Loose
