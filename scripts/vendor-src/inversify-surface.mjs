@@ -46,7 +46,7 @@ export const members = {
     BindingManager: ['isBound', 'isCurrentBound', 'rebindAsync', 'rebind', 'unbindAsync', 'unbindAllAsync', 'unbindAll', 'unbind', '#throwUnexpectedAsyncUnbindOperation', '#unbindAsync', '#unbindBindingIdentifier', '#clearAfterUnbindBindingIdentifier', '#unbindAll', '#clearAfterUnbindAll', '#unbindServiceIdentifier', '#clearAfterUnbindServiceIdentifier', '#isAnyValidBinding'],
   },
   [`${C}container/services/ServiceResolutionManager.js`]: {
-    ServiceResolutionManager: ['getAll', 'getAllAsync', 'getAsync', '#resetComputedProperties'],
+    ServiceResolutionManager: ['getAll', 'getAllAsync', 'getAsync', 'onPlan', '#resetComputedProperties', '#onPlanHandlers', '#buildGetPlanOptions', '#buildPlanParams', '#buildPlanParamsConstraints', '#handlePlanParamsRootConstraints'],
   },
   [`${C}container/services/ContainerModuleManager.js`]: {
     ContainerModuleManager: ['loadAsync', 'unloadAsync', 'unload', '#clearAfterUnloadModules', '#unload'],
@@ -170,8 +170,21 @@ export const bodies = {
       this.#autobind = autobind;
       this.#defaultScope = defaultScope;
       this.#jitEnabled = jitEnabled;
-      this.#onPlanHandlers = [];
     }`,
+    // `get` takes a service identifier alone (its options, which name, tag, or make it optional, are left out); its plan is the
+    // one cached for that identifier or a new one. No plugin listens for plans (`register` is left out), and
+    // nothing the surface binds is handed the resolution context but the resolver itself.
+    'ServiceResolutionManager.#buildPlanResult': `{
+      if (isMultiple || options !== undefined) ${notInBundle('Container.get with options')}
+      return this.#serviceReferenceManager.planResultCacheService.getByServiceIdentifier(serviceIdentifier) ?? plan({
+        autobindOptions: this.#autobind ? { scope: this.#defaultScope } : undefined,
+        jitEnabled: this.#jitEnabled,
+        operations: this.#planParamsOperationsManager.planParamsOperations,
+        rootConstraints: { isMultiple: false, serviceIdentifier },
+        servicesBranch: [],
+      });
+    }`,
+    'ServiceResolutionManager.#buildResolutionContext': '{ return { get: this.get.bind(this), getActivations: this.#getActivationsResolutionParam }; }',
   },
   // A missing or ambiguous binding: inversify's message names the service and the one asking for it; the
   // registered bindings and the constraints it lists after that (no name, no tag on the surface) are left out.

@@ -147,6 +147,13 @@ describe('what the bundle leaves out', () => {
     expect(() => syntax['toResolvedValue']?.((v: unknown) => v, [{ serviceIdentifier: Symbol('y'), optional: true }])).toThrow(notInBundle)
   })
 
+  test('Container.get with options throws that it was left out', () => {
+    const c = new Container()
+    const x = id<number>('x')
+    c.bind(x).toConstantValue(1)
+    expect(() => (c.get as (id: unknown, options: unknown) => unknown)(x, { optional: true })).toThrow(notInBundle)
+  })
+
   test('when and on constraints after a scope throw that they were left out', () => {
     const c = new Container()
     const syntax = c.bind(Symbol('x')).toResolvedValue(() => 1).inSingletonScope() as unknown as Loose
