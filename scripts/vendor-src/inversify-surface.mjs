@@ -73,10 +73,10 @@ export const members = {
     BindingService: ['clone', 'getBoundServices', 'getById', 'getByModuleId', 'getNonParentBoundServices', 'removeById', 'removeAllByModuleId', 'removeAllByServiceId'],
   },
   [`${K}binding/services/ActivationsService.js`]: {
-    ActivationsService: ['clone', 'removeAllByModuleId', 'removeAllByServiceId'],
+    ActivationsService: ['add', 'clone', 'removeAllByModuleId', 'removeAllByServiceId', '#activationMaps', '#getParent', '#serviceToActivationSubscribersOnceMap', '#triggerActivationAdded'],
   },
   [`${K}binding/services/DeactivationsService.js`]: {
-    DeactivationsService: ['clone', 'get', 'removeAllByModuleId', 'removeAllByServiceId'],
+    DeactivationsService: ['add', 'clone', 'get', 'removeAllByModuleId', 'removeAllByServiceId', '#deactivationMaps', '#getParent'],
   },
 }
 
@@ -141,6 +141,17 @@ export const bodies = {
       };
     }`,
     'BindWhenOnFluentSyntaxImplementation.constructor': '{ super(binding); }',
+  },
+  // No activation or deactivation is ever added on the surface (a container's or a module's `onActivation`,
+  // `onDeactivation` are left out): a service has none, in its container or a parent's, and what a plan
+  // subscribes to hear of a new one is never called.
+  [`${K}binding/services/ActivationsService.js`]: {
+    'ActivationsService.constructor': '{}',
+    'ActivationsService.get': '{ return undefined; }',
+    'ActivationsService.subscribeOnce': '{}',
+  },
+  [`${K}binding/services/DeactivationsService.js`]: {
+    'DeactivationsService.constructor': '{}',
   },
   // A container builds what its surface uses: no plugin manager (`register`), no snapshot manager (`snapshot`,
   // `restore`, the only reset of its services, so nothing listens for one), and no deactivation parameters

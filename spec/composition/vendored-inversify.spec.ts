@@ -147,6 +147,14 @@ describe('what the bundle leaves out', () => {
     expect(() => syntax['toResolvedValue']?.((v: unknown) => v, [{ serviceIdentifier: Symbol('y'), optional: true }])).toThrow(notInBundle)
   })
 
+  test('a module\'s onActivation and onDeactivation throw that they were left out', () => {
+    for (const hook of ['onActivation', 'onDeactivation']) {
+      const c = new Container()
+      const load = (options: unknown) => (options as Loose)[hook]?.(Symbol('x'), (v: unknown) => v)
+      expect(() => c.load(new ContainerModule(load as never))).toThrow(notInBundle)
+    }
+  })
+
   test('Container.get with options throws that it was left out', () => {
     const c = new Container()
     const x = id<number>('x')
