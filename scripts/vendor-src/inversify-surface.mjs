@@ -197,6 +197,46 @@ export const bodies = {
     }`,
     'ServiceResolutionManager.#buildResolutionContext': '{ return { get: this.get.bind(this), getActivations: this.#getActivationsResolutionParam }; }',
   },
+  // A service is planned as a single injection: `get` takes no options and the bind syntax makes no other
+  // kind of dependency (no name, tag or multiple injection), so no multiple-binding node is built.
+  [`${K}planning/actions/curryBuildPlanServiceNode.js`]: {
+    curryBuildPlanServiceNode: `{
+      return (params) => {
+        const bindingConstraintsList = buildPlanBindingConstraintsList(params);
+        const serviceNode = new PlanSingleBindingServiceNodeImplementation(params.rootConstraints.serviceIdentifier);
+        const serviceNodeBindings = buildServiceNodeBindings(params, bindingConstraintsList, buildFilteredServiceBindings(params, new BindingConstraintsImplementation(bindingConstraintsList.last), { chained: false }), serviceNode);
+        serviceNode.isContextFree = !bindingConstraintsList.last.elem.getAncestorsCalled;
+        throwErrorWhenUnexpectedBindingsAmountFound(serviceNodeBindings, params.rootConstraints.isOptional ?? false, bindingConstraintsList.last);
+        serviceNode.bindings = serviceNodeBindings[0];
+        return serviceNode;
+      };
+    }`,
+  },
+  [`${K}planning/calculations/curryBuildPlanServiceNodeFromOptions.js`]: {
+    curryBuildPlanServiceNodeFromOptions: `{
+      return (params, bindingConstraintsList, options) => {
+        const updatedBindingConstraintsList = bindingConstraintsList.concat({ getAncestorsCalled: false, name: options.name, serviceIdentifier: options.serviceIdentifier, tags: options.tags });
+        const serviceNode = new PlanSingleBindingServiceNodeImplementation(options.serviceIdentifier);
+        const serviceNodeBindings = buildServiceNodeBindings(params, updatedBindingConstraintsList, buildFilteredServiceBindings(params, new BindingConstraintsImplementation(updatedBindingConstraintsList.last), { chained: false }), serviceNode);
+        serviceNode.isContextFree = !updatedBindingConstraintsList.last.elem.getAncestorsCalled;
+        throwErrorWhenUnexpectedBindingsAmountFound(serviceNodeBindings, options.optional, updatedBindingConstraintsList.last);
+        serviceNode.bindings = serviceNodeBindings[0];
+        return serviceNode;
+      };
+    }`,
+  },
+  [`${K}planning/calculations/tryBuildGetPlanOptionsFromResolvedValueElementMetadata.js`]: {
+    tryBuildGetPlanOptionsFromResolvedValueElementMetadata: `{
+      const m = resolvedValueElementMetadata;
+      return { isMultiple: false, name: m.name, optional: m.optional, serviceIdentifier: LazyServiceIdentifier.is(m.value) ? m.value.unwrap() : m.value, tag: undefined };
+    }`,
+  },
+  [`${K}common/calculations/buildBuildServiceNodeOptionsFromResolvedValueElementMetadata.js`]: {
+    buildBuildServiceNodeOptionsFromResolvedValueElementMetadata: `{
+      const m = elementMetadata;
+      return { isMultiple: false, name: m.name, optional: m.optional, serviceIdentifier: LazyServiceIdentifier.is(m.value) ? m.value.unwrap() : m.value, tags: m.tags };
+    }`,
+  },
   // A missing or ambiguous binding: inversify's message names the service and the one asking for it; the
   // registered bindings and the constraints it lists after that (no name, no tag on the surface) are left out.
   [`${K}planning/calculations/throwErrorWhenUnexpectedBindingsAmountFound.js`]: {
