@@ -66,13 +66,17 @@ function pruneMembers(text, file, classes) {
       edits.push([member.start, member.end, ''])
     }
     const publics = names.filter((name) => !name.startsWith('#'))
-    if (publics.length > 0) edits.push([node.end, node.end, `\nleftOut(${cls.id.name}, ${JSON.stringify(cls.id.name)}, ${JSON.stringify(publics.join(' '))});`])
+    // `class X {…}` becomes `const X = leftOut(class X {…}, …)`, marked pure, so a class nothing uses still goes.
+    if (publics.length > 0) {
+      edits.push([cls.start, cls.start, `const ${cls.id.name} = /* @__PURE__ */ leftOut(`])
+      edits.push([cls.end, cls.end, `, ${JSON.stringify(cls.id.name)}, ${JSON.stringify(publics.join(' '))});`])
+    }
     delete classes[cls.id.name]
   }
   const missing = Object.keys(classes)
   if (missing.length > 0) throw new Error(`build-vendor: ${file} has no class ${missing.join(', ')}`)
   for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
-  return text.includes('\nleftOut(') ? `import { leftOut } from ${JSON.stringify(leftOutModule)};\n${text}` : text
+  return text.includes(' leftOut(class ') ? `import { leftOut } from ${JSON.stringify(leftOutModule)};\n${text}` : text
 }
 
 /** `text` with the listed bodies (`Class.member` or a top-level function's name) written anew. */

@@ -60,9 +60,7 @@ export const members = {
     BindWhenFluentSyntaxImplementation: ['getIdentifier', 'when', 'whenAnyAncestor', 'whenAnyAncestorIs', 'whenAnyAncestorNamed', 'whenAnyAncestorTagged', 'whenDefault', 'whenNamed', 'whenNoParent', 'whenNoParentIs', 'whenNoParentNamed', 'whenNoParentTagged', 'whenParent', 'whenParentIs', 'whenParentNamed', 'whenParentTagged', 'whenTagged', 'whenNoAncestor', 'whenNoAncestorIs', 'whenNoAncestorNamed', 'whenNoAncestorTagged'],
     BindWhenOnFluentSyntaxImplementation: ['onActivation', 'onDeactivation', '#bindOnFluentSyntax'],
   },
-  [`${K}common/models/OneToManyMapStar.js`]: {
-    OneToManyMapStar: ['clone', 'removeByRelation', '#buildModelToCloneModelMap', '#buildRelationToRelationModelMap', '#getCloneModel', '#getCloneRelation', '#pushModelEntriesIntoModelMap', '#pushRelationEntriesIntoRelationMap', '#removeModelFromRelationMaps', '#removeModelFromRelationMap'],
-  },
+
   [`${K}planning/services/PlanResultCacheService.js`]: {
     PlanResultCacheService: ['#jitEnabled', '#serviceIdToNonCachedServiceNodeMapMap', '#namedServiceIdToValuePlanMap', '#namedTaggedServiceIdToValuePlanMap', '#taggedServiceIdToValuePlanMap', '#buildUpdatePlanParams', '#getOrBuildMapValueFromMapMap', '#getMaps', '#invalidateNamedServiceMap', '#invalidateNamedTaggedServiceMap', '#invalidateNonCachePlanBindingNodeDescendents', '#invalidateNonCachePlanServiceNode', '#invalidateNonCachePlanServiceNodeDescendents', '#invalidateNonCachedServiceNodeSetMap', '#invalidateServiceMap', '#invalidateTaggedServiceMap', '#updatePlan'],
   },
@@ -126,7 +124,16 @@ export const bodies = {
       return filteredBindings;
     }`,
   },
+  // A container's bindings are looked up by service alone (by id or module only to unbind or unload, left
+  // out): a list per service, in the order bound.
   [`${K}binding/services/BindingService.js`]: {
+    'BindingService.constructor': '{ this.#bindingMaps = new Map(); this.#getParent = getParent; this.#autobindOptions = autobindOptions; }',
+    'BindingService.getNonParentBindings': '{ return this.#bindingMaps.get(serviceId); }',
+    'BindingService.set': `{
+      const bindings = this.#bindingMaps.get(binding.serviceIdentifier);
+      if (bindings === undefined) this.#bindingMaps.set(binding.serviceIdentifier, [binding]);
+      else bindings.push(binding);
+    }`,
     'BindingService.#tryAutobind': `{ if (this.#autobindOptions !== undefined && typeof serviceIdentifier === 'function') ${notInBundle('autobind')} }`,
   },
   // A resolved value's dependencies are service identifiers; the inject options that name, tag, or make one
