@@ -70,6 +70,9 @@ export const members = {
   [`${K}binding/services/BindingService.js`]: {
     BindingService: ['clone', 'getBoundServices', 'getById', 'getByModuleId', 'getNonParentBoundServices', 'removeById', 'removeAllByModuleId', 'removeAllByServiceId'],
   },
+  [`${K}planning/models/ResolvedValueBindingNodeImplementation.js`]: {
+    ResolvedValueBindingNodeImplementation: ['onActivationAdded', '#jitEnabled', '#onResolverChangedHandlers', '#buildResolvedValueBindingNodeResolver', '#areNoBindingActivationsDefined'],
+  },
   [`${K}binding/services/ActivationsService.js`]: {
     ActivationsService: ['add', 'clone', 'removeAllByModuleId', 'removeAllByServiceId', '#activationMaps', '#getParent', '#serviceToActivationSubscribersOnceMap', '#triggerActivationAdded'],
   },
@@ -159,6 +162,17 @@ export const bodies = {
   },
   [`${K}binding/services/DeactivationsService.js`]: {
     'DeactivationsService.constructor': '{}',
+  },
+  // So a resolved value's resolver is the one for no activations, built once: it never changes. The JIT
+  // resolvers (`jitless: false`) are that resolver built with `new Function`, which the engine forbids.
+  [`${K}planning/models/ResolvedValueBindingNodeImplementation.js`]: {
+    'ResolvedValueBindingNodeImplementation.constructor': `{
+      this.binding = binding;
+      this[isDynamicallyResolvableBindingNodeSymbol] = true;
+      this.params = [];
+      this.resolve = buildNoActivationsResolvedValueBindingNodeResolver(this, false);
+    }`,
+    'ResolvedValueBindingNodeImplementation.addOnResolverChangedHandler': '{}',
   },
   // A container builds what its surface uses: no plugin manager (`register`), no snapshot manager (`snapshot`,
   // `restore`, the only reset of its services, so nothing listens for one), and no deactivation parameters
