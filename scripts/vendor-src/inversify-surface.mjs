@@ -8,8 +8,8 @@
 // references, it cannot. So, per file of the pinned packages:
 //
 //   members  class members nothing on that surface reaches: a public method keeps its name and throws
-//            "not in this bundle" if called (one loop after the class puts them all back as throwing
-//            functions: scripts/vendor-src/left-out.mjs); a private method or field (`#name`) goes
+//            "not in this bundle" if called (the class goes through scripts/vendor-src/left-out.mjs, which
+//            puts them all back as throwing functions in one loop); a private method or field (`#name`) goes
 //            (esbuild refuses the build if anything still names it). Every listed member must exist: a version bump that moves one
 //            fails the build instead of shipping a wrong cut.
 //   bodies   functions and class members written anew (`Class.member`, or a top-level function's name), each
