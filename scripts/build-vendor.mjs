@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { wordsForLiterals } from './fewer-nodes.mjs'
-import { bodies as NEW_BODIES, members as LEFT_OUT_MEMBERS, notInBundle, promises as LEFT_OUT_PROMISES, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
+import { bodies as NEW_BODIES, members as LEFT_OUT_MEMBERS, notInBundle, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version
@@ -32,7 +32,7 @@ const localGlobals = {
 }
 // What the composition root does not reach is left out of the bundle (scripts/vendor-src/inversify-surface.mjs).
 const packagePath = (file) => file.split('\\').join('/').split('/node_modules/').at(-1)
-const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(NEW_BODIES), ...Object.keys(LEFT_OUT_PROMISES), ...LEFT_OUT_MODULES])
+const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(NEW_BODIES), ...LEFT_OUT_MODULES])
 const seen = new Set()
 
 /** A module whose every export is a function or a class that throws when reached. */
@@ -93,20 +93,6 @@ function rewriteBodies(text, file, bodies) {
   return text
 }
 
-/** `text` with the top-level `if (isPromise(…)) { … }` branches of the named functions throwing. */
-function prunePromiseBranches(text, file, names) {
-  const program = parse(text, { ecmaVersion: 'latest', sourceType: 'module' })
-  const edits = []
-  for (const name of names) {
-    const node = program.body.map((n) => (n.type === 'ExportNamedDeclaration' ? n.declaration : n)).find((n) => n?.type === 'FunctionDeclaration' && n.id.name === name)
-    const branches = (node?.body.body ?? []).filter((st) => st.type === 'IfStatement' && st.test.type === 'CallExpression' && st.test.callee.name === 'isPromise')
-    if (branches.length === 0) throw new Error(`build-vendor: ${file} has no ${name} with isPromise branches (scripts/vendor-src/inversify-surface.mjs)`)
-    for (const st of branches) edits.push([st.consequent.start, st.consequent.end, `{ ${notInBundle(`${name} of a promise`)} }`])
-  }
-  for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
-  return text
-}
-
 const engineSafe = {
   name: 'engine-safe-globals',
   setup(b) {
@@ -119,7 +105,6 @@ const engineSafe = {
       if (LEFT_OUT_MODULES.includes(name)) return { contents: stubModule(text, name), loader: 'js', resolveDir: dirname(args.path) }
       if (NEW_BODIES[name] !== undefined) text = rewriteBodies(text, name, NEW_BODIES[name])
       if (LEFT_OUT_MEMBERS[name] !== undefined) text = pruneMembers(text, name, { ...LEFT_OUT_MEMBERS[name] })
-      if (LEFT_OUT_PROMISES[name] !== undefined) text = prunePromiseBranches(text, name, LEFT_OUT_PROMISES[name])
       const imports = Object.entries(localGlobals)
         .filter(([name]) => new RegExp(`\\b${name}\\b`).test(text))
         .map(([name, file]) => `import { ${name} } from ${JSON.stringify(file)};\n`)

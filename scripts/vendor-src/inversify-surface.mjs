@@ -16,10 +16,6 @@
 //            doing for the surface what the original does, over less: the members and modules they no
 //            longer reach go (private ones listed in `members`, the rest by tree shaking). Every listed
 //            one must exist, as for `members`.
-//   promises functions whose `if (isPromise(…)) { … }` branches resolve dependencies that are promises:
-//            each such branch throws, the synchronous path stays. No binding of the composition root
-//            resolves to a promise (`get` refuses one anyway), so resolving two, three or four
-//            dependencies never takes those branches.
 //   stub     a whole module behind a kind of binding or a mode the surface cannot create: instance
 //            bindings (`to`, `toSelf`, autobind) and their class metadata, dynamic values, factory and
 //            service redirections, and the `jitless: false` resolvers built with `new Function` (which
@@ -174,6 +170,11 @@ export const bodies = {
     }`,
     'ResolvedValueBindingNodeImplementation.addOnResolverChangedHandler': '{}',
   },
+  // That resolver resolves the dependencies in one loop, whatever their number (inversify's own loop for
+  // five or more), where inversify has one closure per number from zero to four.
+  [`${K}planning/calculations/buildNoActivationsResolvedValueBindingNodeResolver.js`]: {
+    buildNoActivationsResolvedValueBindingNodeResolver: '{ return resolveScopedWithNoActivations(node.binding, (params) => resolveResolvedValueBindingNode(params, node)); }',
+  },
   // A container builds what its surface uses: no plugin manager (`register`), no snapshot manager (`snapshot`,
   // `restore`, the only reset of its services, so nothing listens for one), and no deactivation parameters
   // (read by unbinding and unloading alone).
@@ -291,13 +292,6 @@ export const bodies = {
       };
     }`,
   },
-}
-
-/** Functions whose promise branches are left out, by file. */
-export const promises = {
-  [`${K}planning/calculations/resolveTwo.js`]: ['resolveTwo'],
-  [`${K}planning/calculations/resolveThree.js`]: ['resolveThree'],
-  [`${K}planning/calculations/resolveFour.js`]: ['resolveFour'],
 }
 
 /** Whole modules left out (each export throws if reached), by file. */

@@ -86,6 +86,15 @@ describe('the declared surface', () => {
     expect(() => child.get(user)).toThrow(/Ambiguous bindings found for service: "Symbol\(late\)"/)
   })
 
+  test.each([1, 2, 3, 4, 5])('a value made of %i dependencies, one of them a promise, is refused by get as asynchronous', (arity) => {
+    const c = new Container()
+    const deps = Array.from({ length: arity }, (_, i) => id<unknown>(`d${i}`))
+    deps.forEach((d, i) => c.bind(d).toConstantValue(i === arity - 1 ? Promise.resolve(i) : i))
+    const made = id<number>('made')
+    c.bind(made).toResolvedValue((...xs: unknown[]) => xs.length, deps as never)
+    expect(() => c.get(made)).toThrow(/Unexpected asynchronous service when resolving service "Symbol\(made\)"/)
+  })
+
   test('an unbound or ambiguous service throws inversify\'s own message', () => {
     const c = new Container()
     const twice = id<number>('twice')
@@ -132,14 +141,6 @@ describe('what the bundle leaves out', () => {
     expect(() => syntax[method]?.(class {})).toThrow(notInBundle)
   })
 
-  test.each([2, 3, 4])('a value made of %i dependencies, one of them a promise, throws that it was left out', (arity) => {
-    const c = new Container()
-    const deps = Array.from({ length: arity }, (_, i) => id<unknown>(`d${i}`))
-    deps.forEach((d, i) => c.bind(d).toConstantValue(i === arity - 1 ? Promise.resolve(i) : i))
-    const made = id<number>('made')
-    c.bind(made).toResolvedValue((...xs: unknown[]) => xs.length, deps as never)
-    expect(() => c.get(made)).toThrow(notInBundle)
-  })
 
   test('a resolved value\'s inject options (named, tagged, optional, multiple) throw that they were left out', () => {
     const c = new Container()
