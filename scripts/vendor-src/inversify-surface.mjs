@@ -58,7 +58,7 @@ export const members = {
   },
 
   [`${K}planning/services/PlanResultCacheService.js`]: {
-    PlanResultCacheService: ['#jitEnabled', '#serviceIdToNonCachedServiceNodeMapMap', '#namedServiceIdToValuePlanMap', '#namedTaggedServiceIdToValuePlanMap', '#taggedServiceIdToValuePlanMap', '#buildUpdatePlanParams', '#getOrBuildMapValueFromMapMap', '#getMaps', '#invalidateNamedServiceMap', '#invalidateNamedTaggedServiceMap', '#invalidateNonCachePlanBindingNodeDescendents', '#invalidateNonCachePlanServiceNode', '#invalidateNonCachePlanServiceNodeDescendents', '#invalidateNonCachedServiceNodeSetMap', '#invalidateServiceMap', '#invalidateTaggedServiceMap', '#updatePlan'],
+    PlanResultCacheService: ['#buildInitializedMapArray', '#getMapFromMapArray', '#getMapArrayIndex', '#jitEnabled', '#serviceIdToNonCachedServiceNodeMapMap', '#namedServiceIdToValuePlanMap', '#namedTaggedServiceIdToValuePlanMap', '#taggedServiceIdToValuePlanMap', '#buildUpdatePlanParams', '#getOrBuildMapValueFromMapMap', '#getMaps', '#invalidateNamedServiceMap', '#invalidateNamedTaggedServiceMap', '#invalidateNonCachePlanBindingNodeDescendents', '#invalidateNonCachePlanServiceNode', '#invalidateNonCachePlanServiceNodeDescendents', '#invalidateNonCachedServiceNodeSetMap', '#invalidateServiceMap', '#invalidateTaggedServiceMap', '#updatePlan'],
   },
   [`${C}container/services/PlanParamsOperationsManager.js`]: {
     PlanParamsOperationsManager: ['#resetComputedProperties', '#setBinding'],
@@ -79,17 +79,18 @@ export const members = {
 
 /** Bodies written anew, by file, then `Class.member` or function. */
 export const bodies = {
-  // The plan cache keeps the plans of a service asked for without a name or a tag (the surface has neither;
-  // one asked for with them is planned anew each time, which gives the same result), and any binding added
-  // clears the container's cache and its children's, where inversify patches the cached plans of that service
-  // in place: the next `get` plans anew over the bindings as they are. A container of the composition root
-  // gets its bindings before its first `get`, so this clears empty caches only. Plans that depend on their
-  // context are not kept apart, since only that patching read them.
+  // The plan cache keeps the plans of a service asked for as a plain single injection (the surface has no
+  // name, tag, optional or multiple one; one asked for with them is planned anew each time, which gives the
+  // same result), and any binding added clears the container's cache and its children's, where inversify
+  // patches the cached plans of that service in place: the next `get` plans anew over the bindings as they
+  // are. A container of the composition root gets its bindings before its first `get`, so this clears empty
+  // caches only. Plans that depend on their context are not kept apart, since only that patching read them.
   [`${K}planning/services/PlanResultCacheService.js`]: {
-    'PlanResultCacheService.constructor': '{ this.#serviceIdToValuePlanMap = this.#buildInitializedMapArray(); this.#subscribers = new WeakList(); }',
-    'PlanResultCacheService.clearCache': '{ for (const map of this.#serviceIdToValuePlanMap) map.clear(); for (const subscriber of this.#subscribers) subscriber.clearCache(); }',
-    'PlanResultCacheService.get': '{ return options.name === undefined && options.tag === undefined ? this.#getMapFromMapArray(this.#serviceIdToValuePlanMap, options).get(options.serviceIdentifier) : undefined; }',
-    'PlanResultCacheService.set': '{ if (options.name === undefined && options.tag === undefined) this.#getMapFromMapArray(this.#serviceIdToValuePlanMap, options).set(options.serviceIdentifier, planResult); }',
+    'PlanResultCacheService.constructor': '{ this.#serviceIdToValuePlanMap = new Map(); this.#subscribers = new WeakList(); }',
+    'PlanResultCacheService.clearCache': '{ this.#serviceIdToValuePlanMap.clear(); for (const subscriber of this.#subscribers) subscriber.clearCache(); }',
+    'PlanResultCacheService.getByServiceIdentifier': '{ return this.#serviceIdToValuePlanMap.get(serviceIdentifier); }',
+    'PlanResultCacheService.get': '{ return options.name === undefined && options.tag === undefined && !options.isMultiple && !options.optional ? this.#serviceIdToValuePlanMap.get(options.serviceIdentifier) : undefined; }',
+    'PlanResultCacheService.set': '{ if (options.name === undefined && options.tag === undefined && !options.isMultiple && !options.optional) this.#serviceIdToValuePlanMap.set(options.serviceIdentifier, planResult); }',
     'PlanResultCacheService.invalidateServiceBinding': '{ this.clearCache(); }',
     'PlanResultCacheService.setNonCachedServiceNode': '{}',
   },
@@ -170,6 +171,10 @@ export const bodies = {
     }`,
     'ResolvedValueBindingNodeImplementation.addOnResolverChangedHandler': '{}',
   },
+  // A constant value's activations: none, on the binding or its service.
+  [`${K}resolution/actions/resolveBindingActivations.js`]: {
+    resolveBindingActivations: '{ return value; }',
+  },
   // That resolver resolves the dependencies in one loop, whatever their number (inversify's own loop for
   // five or more), where inversify has one closure per number from zero to four.
   [`${K}planning/calculations/buildNoActivationsResolvedValueBindingNodeResolver.js`]: {
@@ -245,6 +250,12 @@ export const bodies = {
         serviceNode.bindings = serviceNodeBindings[0];
         return serviceNode;
       };
+    }`,
+  },
+  [`${K}planning/calculations/buildGetPlanOptionsFromPlanParams.js`]: {
+    buildGetPlanOptionsFromPlanParams: `{
+      const c = params.rootConstraints;
+      return { isMultiple: false, name: c.name, optional: c.isOptional ?? false, serviceIdentifier: c.serviceIdentifier, tag: c.tag };
     }`,
   },
   [`${K}planning/calculations/tryBuildGetPlanOptionsFromResolvedValueElementMetadata.js`]: {
