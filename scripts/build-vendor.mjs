@@ -11,28 +11,28 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { wordsForLiterals } from './fewer-nodes.mjs'
-import { functions as LEFT_OUT_FUNCTIONS, members as LEFT_OUT_MEMBERS, promises as LEFT_OUT_PROMISES, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
+import { bodies as NEW_BODIES, members as LEFT_OUT_MEMBERS, notInBundle, stub as LEFT_OUT_MODULES } from './vendor-src/inversify-surface.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version
 
 const bundles = [
-  { out: 'vendor/inversify.js', entry: 'scripts/vendor-src/inversify.mjs', packages: ['inversify', 'reflect-metadata'], },
+  { out: 'vendor/inversify.js', entry: 'scripts/vendor-src/inversify.mjs', packages: ['inversify'], },
 ]
 
 // inversify imports 'reflect-metadata/lite' for its side effect of patching the global Reflect,
 // which the engine has frozen, and uses WeakRef, which the engine lacks. The bundle gets an empty
 // module for that import, and each inversify file that names Reflect or WeakRef imports a
-// module-local one (scripts/vendor-src/), which shadows the global in that file alone;
-// reflect-metadata's own code still sees the real, frozen global and leaves it alone.
+// module-local one (scripts/vendor-src/), which shadows the global in that file alone: the local
+// Reflect keeps the own metadata inversify reads and writes, so reflect-metadata is not bundled.
+const leftOutModule = join(root, 'scripts/vendor-src/left-out.mjs')
 const localGlobals = {
   Reflect: join(root, 'scripts/vendor-src/reflect.mjs'),
   WeakRef: join(root, 'scripts/vendor-src/weak-ref.mjs'),
 }
 // What the composition root does not reach is left out of the bundle (scripts/vendor-src/inversify-surface.mjs).
 const packagePath = (file) => file.split('\\').join('/').split('/node_modules/').at(-1)
-const notInBundle = (name) => `throw new Error(${JSON.stringify(`inversify: ${name} is not in hark-memory's bundle of it (scripts/vendor-src/inversify-surface.mjs)`)})`
-const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(LEFT_OUT_FUNCTIONS), ...Object.keys(LEFT_OUT_PROMISES), ...LEFT_OUT_MODULES])
+const leftOut = new Set([...Object.keys(LEFT_OUT_MEMBERS), ...Object.keys(NEW_BODIES), ...LEFT_OUT_MODULES])
 const seen = new Set()
 
 /** A module whose every export is a function or a class that throws when reached. */
@@ -48,7 +48,12 @@ function stubModule(text, file) {
   return out.join('\n')
 }
 
-/** `text` with the listed class members left out: a public one throws, a private one goes. */
+const memberName = (m) => (m.key.type === 'PrivateIdentifier' ? `#${m.key.name}` : m.key.name)
+
+/**
+ * `text` with the listed class members left out: a private method or field goes; a public method goes from the
+ * class and comes back, throwing, from scripts/vendor-src/left-out.mjs, called after the class.
+ */
 function pruneMembers(text, file, classes) {
   const edits = []
   for (const node of parse(text, { ecmaVersion: 'latest', sourceType: 'module' }).body) {
@@ -56,43 +61,34 @@ function pruneMembers(text, file, classes) {
     const names = cls?.type === 'ClassDeclaration' ? classes[cls.id.name] : undefined
     if (names === undefined) continue
     for (const name of names) {
-      const member = cls.body.body.find((m) => m.type === 'MethodDefinition' && (m.key.type === 'PrivateIdentifier' ? `#${m.key.name}` : m.key.name) === name)
+      const member = cls.body.body.find((m) => (m.type === 'MethodDefinition' || (m.type === 'PropertyDefinition' && name.startsWith('#'))) && !m.static && memberName(m) === name)
       if (member === undefined) throw new Error(`build-vendor: ${file} has no ${cls.id.name}.${name} (scripts/vendor-src/inversify-surface.mjs)`)
-      if (name.startsWith('#')) edits.push([member.start, member.end, ''])
-      else edits.push([member.value.body.start, member.value.body.end, `{ ${notInBundle(`${cls.id.name}.${name}`)} }`])
+      edits.push([member.start, member.end, ''])
+    }
+    const publics = names.filter((name) => !name.startsWith('#'))
+    // `class X {…}` becomes `const X = leftOut(class X {…}, …)`, marked pure, so a class nothing uses still goes.
+    if (publics.length > 0) {
+      edits.push([cls.start, cls.start, `const ${cls.id.name} = /* @__PURE__ */ leftOut(`])
+      edits.push([cls.end, cls.end, `, ${JSON.stringify(cls.id.name)}, ${JSON.stringify(publics.join(' '))});`])
     }
     delete classes[cls.id.name]
   }
   const missing = Object.keys(classes)
   if (missing.length > 0) throw new Error(`build-vendor: ${file} has no class ${missing.join(', ')}`)
   for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
-  return text
+  return text.includes(' leftOut(class ') ? `import { leftOut } from ${JSON.stringify(leftOutModule)};\n${text}` : text
 }
 
-/** `text` with the listed function declarations throwing (`outer/inner`: one declared in `outer`'s body). */
-function pruneFunctions(text, file, names) {
-  const program = parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true })
-  const declared = (body, name) => body.filter((n) => n.type === 'FunctionDeclaration' && n.id.name === name)
-  const edits = names.map((path) => {
-    let found = [program]
-    for (const name of path.split('/')) found = found.length === 1 ? declared(found[0].type === 'Program' ? found[0].body : found[0].body.body, name) : []
-    if (found.length !== 1) throw new Error(`build-vendor: ${file} has ${found.length} functions ${path} (scripts/vendor-src/inversify-surface.mjs)`)
-    return [found[0].body.start, found[0].body.end, `{ ${notInBundle(`reflect-metadata's ${path}`)} }`]
+/** `text` with the listed bodies (`Class.member` or a top-level function's name) written anew. */
+function rewriteBodies(text, file, bodies) {
+  const top = parse(text, { ecmaVersion: 'latest', sourceType: 'module' }).body.map((n) => (n.type === 'ExportNamedDeclaration' ? n.declaration : n))
+  const edits = Object.entries(bodies).map(([path, body]) => {
+    const [outer, inner] = path.split('.')
+    const found = top.filter((n) => (n?.type === 'FunctionDeclaration' || n?.type === 'ClassDeclaration') && n.id.name === outer)
+    const fn = inner === undefined ? found.find((n) => n.type === 'FunctionDeclaration') : found[0]?.body.body.find((m) => m.type === 'MethodDefinition' && memberName(m) === inner)?.value
+    if (fn === undefined) throw new Error(`build-vendor: ${file} has no ${path} (scripts/vendor-src/inversify-surface.mjs)`)
+    return [fn.body.start, fn.body.end, body]
   })
-  for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
-  return text
-}
-
-/** `text` with the top-level `if (isPromise(…)) { … }` branches of the named functions throwing. */
-function prunePromiseBranches(text, file, names) {
-  const program = parse(text, { ecmaVersion: 'latest', sourceType: 'module' })
-  const edits = []
-  for (const name of names) {
-    const node = program.body.map((n) => (n.type === 'ExportNamedDeclaration' ? n.declaration : n)).find((n) => n?.type === 'FunctionDeclaration' && n.id.name === name)
-    const branches = (node?.body.body ?? []).filter((st) => st.type === 'IfStatement' && st.test.type === 'CallExpression' && st.test.callee.name === 'isPromise')
-    if (branches.length === 0) throw new Error(`build-vendor: ${file} has no ${name} with isPromise branches (scripts/vendor-src/inversify-surface.mjs)`)
-    for (const st of branches) edits.push([st.consequent.start, st.consequent.end, `{ ${notInBundle(`${name} of a promise`)} }`])
-  }
   for (const [start, end, by] of edits.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + by + text.slice(end)
   return text
 }
@@ -102,19 +98,13 @@ const engineSafe = {
   setup(b) {
     b.onResolve({ filter: /^reflect-metadata(\/lite)?$/ }, (args) => ({ path: args.path, namespace: 'empty' }))
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: '', loader: 'js' }))
-    b.onLoad({ filter: /[\\/]node_modules[\\/]reflect-metadata[\\/].*\.js$/ }, async (args) => {
-      const name = packagePath(args.path)
-      if (LEFT_OUT_FUNCTIONS[name] === undefined) return undefined
-      seen.add(name)
-      return { contents: pruneFunctions(await readFile(args.path, 'utf8'), name, LEFT_OUT_FUNCTIONS[name]), loader: 'js', resolveDir: dirname(args.path) }
-    })
     b.onLoad({ filter: /[\\/]node_modules[\\/](inversify|@inversifyjs)[\\/].*\.js$/ }, async (args) => {
       let text = await readFile(args.path, 'utf8')
       const name = packagePath(args.path)
       if (leftOut.has(name)) seen.add(name)
       if (LEFT_OUT_MODULES.includes(name)) return { contents: stubModule(text, name), loader: 'js', resolveDir: dirname(args.path) }
+      if (NEW_BODIES[name] !== undefined) text = rewriteBodies(text, name, NEW_BODIES[name])
       if (LEFT_OUT_MEMBERS[name] !== undefined) text = pruneMembers(text, name, { ...LEFT_OUT_MEMBERS[name] })
-      if (LEFT_OUT_PROMISES[name] !== undefined) text = prunePromiseBranches(text, name, LEFT_OUT_PROMISES[name])
       const imports = Object.entries(localGlobals)
         .filter(([name]) => new RegExp(`\\b${name}\\b`).test(text))
         .map(([name, file]) => `import { ${name} } from ${JSON.stringify(file)};\n`)

@@ -1,11 +1,22 @@
-// A module-local `Reflect` for the vendored bundle: the built-in Reflect's own functions plus
-// reflect-metadata's no-conflict API. The engine freezes the global Reflect, so nothing here
-// patches it; esbuild `inject` swaps every bare `Reflect` in the bundle for this object.
-import * as metadata from 'reflect-metadata/no-conflict'
+// A module-local `Reflect` for the vendored bundle: the built-in Reflect (its prototype) plus the two
+// metadata functions inversify calls once no class is decorated, `defineMetadata` and `getOwnMetadata`
+// (its binding and module id counters, kept on `Object`), with reflect-metadata's meaning for own
+// metadata: per target, per property key (none for the target itself), per metadata key. The engine
+// freezes the global Reflect, so nothing here patches it; each inversify file that names `Reflect`
+// imports this one instead (scripts/build-vendor.mjs).
+const store = new WeakMap()
 
-const builtin = globalThis.Reflect
-const local = {}
-for (const name of Object.getOwnPropertyNames(builtin)) local[name] = builtin[name]
-Object.assign(local, metadata)
+function targetMap(target, property, create) {
+  if (typeof target !== 'object' ? typeof target !== 'function' : target === null) throw new TypeError()
+  let byProperty = store.get(target)
+  if (byProperty === undefined && create) store.set(target, (byProperty = new Map()))
+  let byKey = byProperty?.get(property)
+  if (byKey === undefined && create) byProperty.set(property, (byKey = new Map()))
+  return byKey
+}
+
+const local = Object.create(globalThis.Reflect)
+local.defineMetadata = (key, value, target, property) => void targetMap(target, property, true).set(key, value)
+local.getOwnMetadata = (key, target, property) => targetMap(target, property, false)?.get(key)
 
 export { local as Reflect }

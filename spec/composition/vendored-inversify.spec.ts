@@ -72,6 +72,29 @@ describe('the declared surface', () => {
     expect(root.get(user)).toBe('got it')
   })
 
+  test('a binding added to a parent after a child\'s get is seen by the child\'s next get, and a second one makes it ambiguous', () => {
+    const root = new Container()
+    const child = new Container({ parent: root })
+    const late = id<string>('late')
+    const user = id<string>('user')
+    child.bind(user).toResolvedValue((l: string) => `got ${l}`, [late] as never).inTransientScope()
+    expect(() => child.get(user)).toThrow(/late/)
+    root.bind(late).toConstantValue('it')
+    expect(child.get(user)).toBe('got it')
+    expect(child.get(user)).toBe('got it') // planned once, then from the cache
+    root.bind(late).toConstantValue('again')
+    expect(() => child.get(user)).toThrow(/Ambiguous bindings found for service: "Symbol\(late\)"/)
+  })
+
+  test.each([1, 2, 3, 4, 5])('a value made of %i dependencies, one of them a promise, is refused by get as asynchronous', (arity) => {
+    const c = new Container()
+    const deps = Array.from({ length: arity }, (_, i) => id<unknown>(`d${i}`))
+    deps.forEach((d, i) => c.bind(d).toConstantValue(i === arity - 1 ? Promise.resolve(i) : i))
+    const made = id<number>('made')
+    c.bind(made).toResolvedValue((...xs: unknown[]) => xs.length, deps as never)
+    expect(() => c.get(made)).toThrow(/Unexpected asynchronous service when resolving service "Symbol\(made\)"/)
+  })
+
   test('an unbound or ambiguous service throws inversify\'s own message', () => {
     const c = new Container()
     const twice = id<number>('twice')
@@ -79,6 +102,22 @@ describe('the declared surface', () => {
     c.bind(twice).toConstantValue(2)
     expect(() => c.get(id('missing'))).toThrow(/No bindings found for service: "Symbol\(missing\)"/)
     expect(() => c.get(twice)).toThrow(/Ambiguous bindings found for service: "Symbol\(twice\)"/)
+  })
+
+  test('a missing dependency names the service that asks for it', () => {
+    const c = new Container()
+    const user = id<string>('user')
+    c.bind(user).toResolvedValue((l: string) => l, [id<string>('absent')] as never)
+    expect(() => c.get(user)).toThrow(/No bindings found for service: "Symbol\(absent\)"[^]*Trying to resolve bindings for "Symbol\(user\)"/)
+  })
+
+  test('a circular dependency throws that it is one, naming its services', () => {
+    const c = new Container()
+    const a = id<unknown>('a')
+    const b = id<unknown>('b')
+    c.bind(a).toResolvedValue((x: unknown) => x, [b] as never)
+    c.bind(b).toResolvedValue((x: unknown) => x, [a] as never)
+    expect(() => c.get(a)).toThrow(/Circular dependency found: Symbol\(a\) -> Symbol\(b\) -> Symbol\(a\)/)
   })
 })
 
@@ -102,13 +141,26 @@ describe('what the bundle leaves out', () => {
     expect(() => syntax[method]?.(class {})).toThrow(notInBundle)
   })
 
-  test.each([2, 3, 4])('a value made of %i dependencies, one of them a promise, throws that it was left out', (arity) => {
+
+  test('a resolved value\'s inject options (named, tagged, optional, multiple) throw that they were left out', () => {
     const c = new Container()
-    const deps = Array.from({ length: arity }, (_, i) => id<unknown>(`d${i}`))
-    deps.forEach((d, i) => c.bind(d).toConstantValue(i === arity - 1 ? Promise.resolve(i) : i))
-    const made = id<number>('made')
-    c.bind(made).toResolvedValue((...xs: unknown[]) => xs.length, deps as never)
-    expect(() => c.get(made)).toThrow(notInBundle)
+    const syntax = c.bind(Symbol('x')) as unknown as Loose
+    expect(() => syntax['toResolvedValue']?.((v: unknown) => v, [{ serviceIdentifier: Symbol('y'), optional: true }])).toThrow(notInBundle)
+  })
+
+  test('a module\'s onActivation and onDeactivation throw that they were left out', () => {
+    for (const hook of ['onActivation', 'onDeactivation']) {
+      const c = new Container()
+      const load = (options: unknown) => (options as Loose)[hook]?.(Symbol('x'), (v: unknown) => v)
+      expect(() => c.load(new ContainerModule(load as never))).toThrow(notInBundle)
+    }
+  })
+
+  test('Container.get with options throws that it was left out', () => {
+    const c = new Container()
+    const x = id<number>('x')
+    c.bind(x).toConstantValue(1)
+    expect(() => (c.get as (id: unknown, options: unknown) => unknown)(x, { optional: true })).toThrow(notInBundle)
   })
 
   test('when and on constraints after a scope throw that they were left out', () => {
