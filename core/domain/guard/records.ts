@@ -71,130 +71,102 @@ function isSet(v: unknown): boolean {
 // Scope
 
 const TITLE_KEYS = ['title', 'text', 'summary', 'name'] as const
-/** Glob or path characters: a loose value holding one is a path, otherwise an area word. */
-const PATH_CHAR = /[/*?.[\]{}]/
-/** One folder name an area may stand for: letters, marks, digits, `_ - . @ +` and inner spaces. */
-const AREA_SEGMENT = /^[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?$/u
+/** Glob or path characters (`\\` too, read as `/`): a loose value holding one is a path, otherwise an area word. */
+const PATH_CHAR = /[/\\*?.[\]{}]/
+/** One folder name an area may stand for: letters, marks, digits, `_ - . @ +` and inner spaces, not dots alone. */
+const AREA_SEGMENT = /^(?!\.+$)[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?$/u
 /** C0/C1 controls, and format characters (bidi overrides, zero-width marks). */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu
 /** Words joining a written list that are never scopes themselves (`scope: billing and payments`). */
 const JOINERS = new Set(['and', 'or', '&', '+'])
+
+/** How a field's values are read: as paths, as areas (nested ones too), loose, or loose with scope objects. */
+const PATH = 0
+const AREA = 1
+const LOOSE = 2
+const LOOSE_OBJECTS = 3
+/** The structured fields, in the order read, each after the digit of how it is read (the kinds above). */
+const RECORD_FIELDS = '3scope 0scope_paths 0paths 0files 1scope_area 1scope_areas 1areas 1area 3scopes 3applies_to'.split(' ')
+/** The fields of a scope object (`scope: { paths, areas }`). */
+const SCOPE_FIELDS = '0paths 1areas 1area'.split(' ')
 
 /**
  * The scope of one record. Structured fields win: paths from `scope.paths`, `scope_paths`, `paths`,
  * `files`; areas from `scope_area`, `scope_areas`, `scope.areas`, `scope.area`, `areas`, `area`; loose
  * values from `scope` as a string or list, `scopes`, `applies_to`. Only when those give nothing usable
  * does the text count: `(scope: …)` markers in the title and `scope:` lines in the body.
- * `scope_version` and `scope_audience` are never read.
+ * `scope_version` and `scope_audience` are never read. Each path and area is kept once, in lists of at
+ * most 16 (no Set to spread at the end).
  */
 export function scopeOf(record: Record<string, unknown>): Scope {
   const o = object(record)
-  if (o === undefined) return { paths: [], areas: [] }
-  const acc = new ScopeBuilder()
+  const paths: string[] = []
+  const areas: string[] = []
+  if (o === undefined) return { paths, areas }
 
-  const scope = o['scope']
-  const scopeObject = object(scope)
-  if (scopeObject !== undefined) acc.fromScopeObject(scopeObject)
-  else acc.loose(scope, true)
-  acc.paths(o['scope_paths'])
-  acc.paths(o['paths'])
-  acc.paths(o['files'])
-  acc.areas(o['scope_area'])
-  acc.areas(o['scope_areas'])
-  acc.areas(o['areas'])
-  acc.areas(o['area'])
-  acc.loose(o['scopes'], true)
-  acc.loose(o['applies_to'], true)
-  if (!acc.isEmpty()) return acc.build()
-
-  const titleRaw = rawTitle(o)
-  if (titleRaw !== undefined) {
-    for (const value of scopeMarkers(titleRaw)) acc.loose(value, false)
-    acc.scopeLines(lines(titleRaw).slice(1))
-  }
-  const body = o['body']
-  if (typeof body === 'string') acc.scopeLines(lines(body))
-  return acc.build()
-}
-
-/** A record's paths and areas, each kept once (lists of at most 16: no Set to spread at the end). */
-class ScopeBuilder {
-  private readonly pathList: string[] = []
-  private readonly areaList: string[] = []
-
-  isEmpty(): boolean {
-    return this.pathList.length === 0 && this.areaList.length === 0
-  }
-
-  build(): Scope {
-    return { paths: this.pathList, areas: this.areaList }
-  }
-
-  fromScopeObject(s: Record<string, unknown>): void {
-    this.paths(s['paths'])
-    this.areas(s['areas'])
-    this.areas(s['area'])
-  }
-
-  // Most fields are absent: passed over before `values` makes an empty list for them.
-  paths(v: unknown): void {
-    if (v === undefined) return
-    const list = values(v)
-    for (let i = 0; i < list.length; i++) this.addPath(list[i] as string)
-  }
-
-  areas(v: unknown): void {
-    if (v === undefined) return
-    const list = values(v)
-    for (let i = 0; i < list.length; i++) this.addArea(list[i] as string, true)
-  }
-
-  /** Values that say nothing of their kind: each is a path when it has a path character, else an area. */
-  loose(v: unknown, objects: boolean): void {
-    if (v === undefined) return
-    if (objects && Array.isArray(v)) {
-      for (const item of v.slice(0, 64)) {
-        const o = object(item)
-        if (o !== undefined) this.fromScopeObject(o)
-      }
+  function fields(from: Record<string, unknown>, list: readonly string[]): void {
+    for (let i = 0; i < list.length; i++) {
+      const field = list[i] as string
+      add(from[field.slice(1)], Number(field[0]))
     }
-    if (objects) {
-      const o = object(v)
-      if (o !== undefined) return this.fromScopeObject(o)
+  }
+
+  /** The values of `v`, read as `kind` says; loose ones are paths when they hold a path character, else areas. */
+  function add(v: unknown, kind: number): void {
+    // Most fields are absent: passed over before `values` makes an empty list for them.
+    if (v === undefined) return
+    if (kind === LOOSE_OBJECTS) {
+      for (let i = 0; Array.isArray(v) && i < v.length && i < 64; i++) {
+        const item = object(v[i])
+        if (item !== undefined) fields(item, SCOPE_FIELDS)
+      }
+      const scope = object(v)
+      if (scope !== undefined) return fields(scope, SCOPE_FIELDS)
     }
     const list = values(v)
     for (let i = 0; i < list.length; i++) {
       const raw = list[i] as string
-      if (PATH_CHAR.test(raw.replaceAll('\\', '/'))) this.addPath(raw)
-      else this.addArea(raw, false)
+      if (kind === PATH || (kind !== AREA && PATH_CHAR.test(raw))) addPath(raw)
+      else addArea(raw, kind === AREA)
     }
+  }
+
+  function addPath(raw: string): void {
+    if (paths.length >= GUARD_LIMITS.globsPerRecord) return
+    const p = cleanValue(raw).replaceAll('\\', '/')
+    if (p === '' || p.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(p) || paths.includes(p)) return
+    paths.push(p)
+  }
+
+  function addArea(raw: string, nested: boolean): void {
+    if (areas.length >= GUARD_LIMITS.areasPerRecord) return
+    const a = replaced(cleanValue(raw).replaceAll('\\', '/'), /^\/+|\/+$/g, '')
+    if (a === '' || a.length > GUARD_LIMITS.areaLength || (!nested && a.includes('/'))) return
+    const segments = a.split('/')
+    for (let i = 0; i < segments.length; i++) if (!AREA_SEGMENT.test(segments[i] as string)) return
+    if (!JOINERS.has(a.toLowerCase()) && !areas.includes(a)) areas.push(a)
   }
 
   /** `scope: …` lines (also `- Scope: …`, `**Scope:** …`); `scope_version:` and the like are not. */
-  scopeLines(lines: readonly string[]): void {
-    for (let i = 0; i < lines.length && i < 500; i++) {
-      const m = /^[ \t]*(?:[-*•>+][ \t]+)?(?:\*\*|__|\*|_)?scopes?(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(.*)$/i.exec(lines[i] as string)
-      if (m !== null) this.loose(m[1], false)
+  function scopeLines(list: readonly string[]): void {
+    for (let i = 0; i < list.length && i < 500; i++) {
+      const m = /^[ \t]*(?:[-*•>+][ \t]+)?(?:\*\*|__|\*|_)?scopes?(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(.*)$/i.exec(list[i] as string)
+      if (m !== null) add(m[1], LOOSE)
     }
   }
 
-  private addPath(raw: string): void {
-    if (this.pathList.length >= GUARD_LIMITS.globsPerRecord) return
-    const p = cleanValue(raw).replaceAll('\\', '/')
-    if (p === '' || p.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(p) || this.pathList.includes(p)) return
-    this.pathList.push(p)
+  fields(o, RECORD_FIELDS)
+  if (paths.length > 0 || areas.length > 0) return { paths, areas }
+  const title = rawTitle(o)
+  if (title !== undefined) {
+    // The contents of each `(scope: …)` marker, without its closing parenthesis.
+    const spans = markerSpans(title)
+    for (let i = 0; i < spans.length; i += 3) add(title.slice(spans[i + 1], spans[i + 2]).replace(/\)$/, ''), LOOSE)
+    scopeLines(lines(title).slice(1))
   }
-
-  private addArea(raw: string, nested: boolean): void {
-    if (this.areaList.length >= GUARD_LIMITS.areasPerRecord) return
-    const a = replaced(cleanValue(raw).replaceAll('\\', '/'), /^\/+|\/+$/g, '')
-    if (a === '' || a.length > GUARD_LIMITS.areaLength) return
-    const segments = a.split('/')
-    if (!nested && segments.length > 1) return
-    for (let i = 0; i < segments.length; i++) if (!AREA_SEGMENT.test(segments[i] as string) || /^\.+$/.test(segments[i] as string)) return
-    if (JOINERS.has(a.toLowerCase()) || this.areaList.includes(a)) return
-    this.areaList.push(a)
-  }
+  const body = o['body']
+  if (typeof body === 'string') scopeLines(lines(body))
+  return { paths, areas }
 }
 
 /**
@@ -258,17 +230,16 @@ function rawTitle(o: Record<string, unknown>): string | undefined {
   return undefined
 }
 
-/** The contents of each `(scope: …)` marker, parentheses balanced (`(scope: app/(auth)/**)`). */
-function scopeMarkers(s: string): string[] {
-  return markerSpans(s).map(([start, end]) => s.slice(start, end).replace(/^\(\s*scopes?\s*:/i, '').replace(/\)$/, ''))
-}
-
-function markerSpans(s: string): [number, number][] {
-  const spans: [number, number][] = []
+/**
+ * The `(scope: …)` markers of `s`, parentheses balanced (`(scope: app/(auth)/**)`), at most 8: three
+ * indexes each, where the marker starts, where its contents start, and where it ends.
+ */
+function markerSpans(s: string): number[] {
+  const spans: number[] = []
   if (!s.includes('(')) return spans // most titles: no marker to look for
   const re = /\(\s*scopes?\s*:/gi
   let m: RegExpExecArray | null
-  while ((m = re.exec(s)) !== null && spans.length < 8) {
+  while ((m = re.exec(s)) !== null && spans.length < 24) {
     let depth = 0
     let end = s.length
     for (let i = m.index; i < s.length; i++) {
@@ -278,7 +249,7 @@ function markerSpans(s: string): [number, number][] {
         break
       }
     }
-    spans.push([m.index, end])
+    spans.push(m.index, re.lastIndex, end)
     re.lastIndex = end
   }
   return spans
@@ -289,10 +260,9 @@ function withoutMarkers(s: string): string {
   let out = ''
   let at = 0
   const spans = markerSpans(s)
-  for (let i = 0; i < spans.length; i++) {
-    const [start, end] = spans[i] as [number, number]
-    out += s.slice(at, start)
-    at = end
+  for (let i = 0; i < spans.length; i += 3) {
+    out += s.slice(at, spans[i])
+    at = spans[i + 2] as number
     if (/^[ \t]*(?:[,.;:!?)]|$)/.test(s.slice(at, at + 80))) out = out.replace(/[ \t]+$/, '')
   }
   return out + s.slice(at)
