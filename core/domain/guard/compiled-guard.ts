@@ -20,8 +20,11 @@ interface CompiledRecord {
   /** Indexes into the guard's pattern table; empty when the record has no usable glob (its areas then match by folder). */
   readonly include: readonly number[]
   readonly exclude: readonly number[]
-  /** Each area as folded folder names, matched against consecutive folders of the path. */
-  readonly areas: readonly (readonly string[])[]
+  /**
+   * Each area as its folded folder names between slashes (`/billing/api/`), matched against consecutive
+   * folders of the path (never its file name) as a part of `/`, the path's folders, `/`.
+   */
+  readonly areas: readonly string[]
 }
 
 /** A glob read into the pattern table: whether it excludes, and its patterns' indexes. */
@@ -230,23 +233,18 @@ function requiredText(pattern: string): string[] {
   const runs = new Set<string>()
   let depth = 0
   let run = ''
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i] as string
-    if (ch === '\\') {
-      i++ // an escaped character (`\(`): not needed, and ends the run
-      if (depth === 0 && run !== '') runs.add(run)
-      run = ''
-      continue
-    }
-    if (ch === '[') depth++
+  // One step past the end, read as `/`, to end the last run.
+  for (let i = 0; i <= pattern.length; i++) {
+    const ch = pattern[i] ?? '/'
+    if (ch === '\\') i++ // an escaped character (`\(`): not needed, and ends the run
+    else if (ch === '[') depth++
     else if (ch === ']' && depth > 0) depth--
-    if (depth === 0 && PLAIN_TEXT.includes(ch)) run += ch
+    if (ch !== '\\' && depth === 0 && PLAIN_TEXT.includes(ch)) run += ch
     else {
       if (run !== '') runs.add(run)
       run = ''
     }
   }
-  if (run !== '') runs.add(run)
   return [...runs].sort((a, b) => b.length - a.length)
 }
 
@@ -260,7 +258,7 @@ export function compileGuard(records: readonly GuardRecord[], compile: GlobCompi
   const compiled: CompiledRecord[] = []
   const seen = new Set<string>()
   const table = patternTable(compile)
-  const list = Array.isArray(records) ? records : []
+  const list = listOf(records)
   for (let i = 0; i < list.length && compiled.length < GUARD_LIMITS.compiledRecords; i++) {
     const c = compileRecord(list[i] as GuardRecord, table, seen)
     if (c !== undefined) compiled.push(c)
@@ -270,12 +268,12 @@ export function compileGuard(records: readonly GuardRecord[], compile: GlobCompi
       const path = normalisePath(relativePath)
       if (path === undefined) return []
       const folded = fold(path)
-      const folders = folded.split('/').slice(0, -1)
+      const folders = `/${folded.slice(0, folded.lastIndexOf('/') + 1)}`
       table.next(folded)
       const out: GuardRecord[] = []
       for (let i = 0; i < compiled.length; i++) {
         const c = compiled[i] as CompiledRecord
-        if (covers(c, table, folders)) out.push(c.record)
+        if (c.include.length > 0 ? anyOf(c.include, table.test) && !anyOf(c.exclude, table.test) : anyOf(c.areas, (area) => folders.includes(area))) out.push(c.record)
       }
       return out
     },
@@ -286,32 +284,30 @@ function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<strin
   const r = object(record) as GuardRecord | undefined
   if (r === undefined || typeof r.key !== 'string' || seen.has(r.key) || typeof r.title !== 'string') return undefined
   const scope = object(r.scope)
-  const paths = Array.isArray(scope?.['paths']) ? (scope['paths'] as unknown[]) : []
-  const areaList = Array.isArray(scope?.['areas']) ? (scope['areas'] as unknown[]) : []
+  const paths = listOf(scope?.['paths'])
+  const areaList = listOf(scope?.['areas'])
   const include: number[] = []
   const exclude: number[] = []
   for (let i = 0; i < paths.length && i < GUARD_LIMITS.globsPerRecord; i++) {
-    const glob = paths[i]
-    const read = typeof glob === 'string' ? table.glob(glob) : undefined
-    if (read !== undefined) for (let k = 0; k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k] as number)
+    const read = typeof paths[i] === 'string' ? table.glob(paths[i] as string) : undefined
+    for (let k = 0; read !== undefined && k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k] as number)
   }
   // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch and .gitignore.
   if (include.length === 0 && exclude.length > 0) include.push(EVERY_PATH)
-  const areas: string[][] = []
+  const areas: string[] = []
   for (let i = 0; i < areaList.length && i < GUARD_LIMITS.areasPerRecord; i++) {
     const area = areaList[i]
-    if (typeof area !== 'string') continue
-    const segments = fold(area.normalize('NFC')).replaceAll('\\', '/').split('/').filter((s) => s.trim() !== '')
-    if (segments.length > 0) areas.push(segments)
+    const names = typeof area === 'string' ? fold(area.normalize('NFC')).replaceAll('\\', '/').split('/').filter((s) => s.trim() !== '') : []
+    if (names.length > 0) areas.push(`/${names.join('/')}/`)
   }
   if (include.length === 0 && areas.length === 0) return undefined
   seen.add(r.key)
   return { record: r, include, exclude, areas }
 }
 
-function covers(c: CompiledRecord, table: PatternTable, folders: readonly string[]): boolean {
-  if (c.include.length > 0) return anyOf(c.include, table.test) && !anyOf(c.exclude, table.test)
-  return anyOf(c.areas, (area) => underFolders(folders, area))
+/** `v` when it is an array, else none. */
+function listOf(v: unknown): readonly unknown[] {
+  return Array.isArray(v) ? v : []
 }
 
 function containsAll(text: string, parts: readonly string[]): boolean {
@@ -322,16 +318,6 @@ function containsAll(text: string, parts: readonly string[]): boolean {
 /** `list.some(test)` as an indexed loop (see compileGuard). */
 function anyOf<T>(list: readonly T[], test: (item: T) => boolean): boolean {
   for (let i = 0; i < list.length; i++) if (test(list[i] as T)) return true
-  return false
-}
-
-/** Whether `area`'s folder names appear, in a row, among the path's folders (never its file name). */
-function underFolders(folders: readonly string[], area: readonly string[]): boolean {
-  for (let i = 0; i + area.length <= folders.length; i++) {
-    let all = true
-    for (let j = 0; j < area.length && all; j++) all = folders[i + j] === area[j]
-    if (all) return true
-  }
   return false
 }
 
