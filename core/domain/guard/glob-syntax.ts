@@ -135,8 +135,12 @@ function range(body: string): GlobNode | undefined {
 
 const ZERO_PADDED = /^[+-]?0\d/
 
-/** Character classes as member lists (never `/`; case is folded, so only lower-case letters), read on first use. */
-const POSIX_CLASSES = '{"alnum":"a-z0-9","alpha":"a-z","digit":"0-9","lower":"a-z","upper":"a-z","word":"a-z0-9_","xdigit":"a-f0-9","blank":" ","space":" ","punct":"!-.:-@[-`{-~","graph":"!-.0-~","print":" -.0-~","ascii":"\\u0001-.0-\\u007f","cntrl":"\\u0001-\\u001f\\u007f"}'
+/**
+ * Character classes as member lists, written as the rebuilt class writes them (letters and digits as
+ * themselves, any other member as `\xHH`; never `/`; case is folded, so only lower-case letters): one JSON
+ * object, read on first use.
+ */
+const POSIX_CLASSES = String.raw`{"alnum":"a-z0-9","alpha":"a-z","digit":"0-9","lower":"a-z","upper":"a-z","word":"a-z0-9\\x5f","xdigit":"a-f0-9","blank":"\\x20","space":"\\x20","punct":"\\x21-\\x2e\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7e","graph":"\\x21-\\x2e0-\\x7e","print":"\\x20-\\x2e0-\\x7e","ascii":"\\x01-\\x2e0-\\x7f","cntrl":"\\x01-\\x1f\\x7f"}`
 let posixClasses: Readonly<Record<string, string>> | undefined
 
 /**
@@ -160,28 +164,24 @@ function readClass(s: string, open: number): { node: Piece; end: number } | unde
     if (j >= s.length || s[j] === '/') return undefined
     const c = s[j] as string
     if (c === ']' && !first) break
-    if (c === '[' && s[j + 1] === ':') {
-      const close = s.indexOf(':]', j + 2)
-      const name = close < 0 ? undefined : s.slice(j + 2, close)
-      if (name !== undefined && !name.includes('/')) {
-        const members = (posixClasses ??= JSON.parse(POSIX_CLASSES) as Record<string, string>)[name]
-        if (members === undefined) throw new Refused() // `[[:foo:]]`: not a class anyone can mean
-        source += Array.from(members, (m, k) => (m === '-' && k > 0 ? '-' : classMember(m))).join('')
-        j = close + 2
-        continue
-      }
+    const end = c === '[' && s[j + 1] === ':' ? s.indexOf(':]', j + 2) : -1
+    const name = s.slice(j + 2, end)
+    if (end >= 0 && !name.includes('/')) {
+      posixClasses ??= JSON.parse(POSIX_CLASSES) as Record<string, string>
+      // `[[:foo:]]`, and names every object has (`constructor`): not a class anyone can mean.
+      if (!Object.hasOwn(posixClasses, name)) throw new Refused()
+      source += posixClasses[name]
+      j = end + 2
+      continue
     }
     const cp = s.codePointAt(j) ?? 0
-    if (cp > 0xffff) throw new Refused() // a class matches one UTF-16 unit: an astral member can't match
-    const to = s[j + 1] === '-' && s[j + 2] !== undefined && s[j + 2] !== ']' && s[j + 2] !== '/' ? (s.codePointAt(j + 2) ?? 0) : undefined
-    if (to !== undefined) {
-      if (to > 0xffff || to < cp) throw new Refused() // `[z-a]`
-      source += `${classMember(c)}-${classMember(String.fromCharCode(to))}`
-      j += 3
-    } else {
-      source += classMember(c)
-      j += 1
-    }
+    // `a-z`: a range, unless the `-` is the last member.
+    const range = s[j + 1] === '-' && j + 2 < s.length && s[j + 2] !== ']' && s[j + 2] !== '/'
+    const to = range ? (s.codePointAt(j + 2) ?? 0) : cp
+    // A class matches one UTF-16 unit: an astral member can't match; nor can `[z-a]`.
+    if (to > 0xffff || to < cp) throw new Refused()
+    source += range ? `${classMember(c)}-${classMember(s[j + 2] as string)}` : classMember(c)
+    j += range ? 3 : 1
   }
   return { node: { kind: 'class', source: `[${negate ? '^' : ''}${source}]` }, end: j + 1 }
 }

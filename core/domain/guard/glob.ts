@@ -108,32 +108,30 @@ function shapesOf(pieces: readonly Piece[]): Segment[][] {
   if (pieces.length === 0) return []
   let last = pieces.length
   while (last > 0 && pieces[last - 1]?.kind === 'slash') last--
-  const folderOnly = last < pieces.length
   let anchored = false
-  const names: Piece[][] = [[]]
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i] as Piece
-    if (p.kind === 'slash') {
-      anchored ||= i < last
-      names.push([])
-    } else (names[names.length - 1] as Piece[]).push(p)
-  }
   const segments: Segment[] = []
-  for (let n = 0; n < names.length; n++) {
-    const pieces = names[n] as Piece[]
-    const name = nameOf(pieces)
-    if (pieces.length === 0 || name.plain === '.') continue // `//` and `./`
-    if (name.plain === '..') throw new Refused() // can't match a path inside the project
+  // The pieces of the name being read; each slash, and the end, closes it.
+  let name: Piece[] = []
+  for (let i = 0; i <= pieces.length; i++) {
+    const p = pieces[i]
+    if (p !== undefined && p.kind !== 'slash') {
+      name.push(p)
+      continue
+    }
+    anchored ||= i < last
+    const named = nameOf(name)
+    if (named.plain === '..') throw new Refused() // can't match a path inside the project
     // Star runs alone, two `*` or more in all (`**`, or `{*,a}*` expanded): a globstar.
-    const globstar = name.source === '*' && (pieces.length > 1 || (pieces[0] as { size: number }).size > 1)
-    if (globstar && segments[segments.length - 1] === 'globstar') continue // `**/**` is `**`
-    segments.push(globstar ? 'globstar' : name)
+    const globstar = named.source === '*' && (name.length > 1 || (name[0] as { size: number }).size > 1)
+    // Skipped: `//`, `./`, and a `**` after a `**` (`**/**` is `**`).
+    if (name.length > 0 && named.plain !== '.' && !(globstar && segments[segments.length - 1] === 'globstar')) segments.push(globstar ? 'globstar' : named)
+    name = []
   }
   if (segments.length === 0) return [['globstar']] // `.`, `./`, `/`: every file
   if (!anchored && segments[0] !== 'globstar') segments.unshift('globstar')
   if (segments[segments.length - 1] === 'globstar') return [segments]
-  // `x/**` also matches a file named `x`; `x/**` + `/*` needs something under the folder.
-  if (folderOnly) return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
+  // `x/**` also matches a file named `x`; `x/**` + `/*` (a trailing slash) needs something under the folder.
+  if (last < pieces.length) return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
   return [segments, [...segments, 'globstar']]
 }
 
