@@ -200,22 +200,24 @@ export class GuardEdit {
    * hook would only wait for Hark: the fetch is begun first, and is on its way before the brief's wait ends.
    */
   private async guards(): Promise<readonly [CompiledGuard, CompiledGuard]> {
-    const nonGoals = async () => {
-      await this.briefs.firstBrief()
-      return this.state.nonGoalsFor(this.briefs.brief, compileGuard)
-    }
-    await Promise.all([this.refreshDecisions(), nonGoals()])
+    const nonGoals = () => this.state.nonGoalsFor(this.briefs.brief, compileGuard)
+    await Promise.all([this.refreshDecisions(), this.briefs.firstBrief().then(nonGoals)])
     // The brief may have changed while the decisions came (a compaction): compiled again only then.
-    return [this.state.decisionsFor(compileGuard), this.state.nonGoalsFor(this.briefs.brief, compileGuard)]
+    return [this.state.decisionsFor(compileGuard), nonGoals()]
   }
 
   /** The decisions are fetched on the first guarded edit and after each compaction; a minute after a failure. */
   private async refreshDecisions(): Promise<void> {
     const project = this.start.activeProject
     if (project === undefined) return
-    const now = this.state.needsClock ? await this.clock.now().catch(() => undefined) : undefined
+    const now = this.state.needsClock ? await this.now() : undefined
     // After a failed fetch, decisions from an earlier good fetch still count.
     if (this.state.needsFetch(now)) await this.state.shareFetch(() => this.fetchDecisions(project.venture, now))
+  }
+
+  /** The clock's reading (epoch ms), undefined when it gives none. */
+  private now(): Promise<number | undefined> {
+    return this.clock.now().catch(() => undefined)
   }
 
   /** `asked`: when the fetch was decided on, if the clock was read for it (the failure's minute runs from then). */
@@ -225,7 +227,7 @@ export class GuardEdit {
       this.state.fetchedNow({ records: result.value })
       return
     }
-    const now = asked ?? (await this.clock.now().catch(() => undefined))
+    const now = asked ?? (await this.now())
     if (this.state.fetchFailed(now)) {
       this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again a minute later.`)
     }

@@ -184,7 +184,7 @@ function patternTable(compile: GlobCompiler): PatternTable {
       try {
         r = test?.(names[j] as string) === true
       } catch {
-        r = false
+        // a test that throws answers no
       }
       memo[j] = r ? call : -call
     }

@@ -67,10 +67,8 @@ function closing(s: string, open: number): number {
   let depth = 0
   for (let i = open; i < s.length; i++) {
     const ch = s[i]
-    if (ch === '[') {
-      const cls = readClass(s, i)
-      if (cls !== undefined) i = cls.end - 1
-    } else if (ch === o) depth++
+    if (ch === '[') i = (readClass(s, i)?.end ?? i + 1) - 1
+    else if (ch === o) depth++
     else if (ch === c && --depth === 0) return i
   }
   return -1
@@ -83,10 +81,8 @@ function splitTop(s: string, sep: ',' | '|'): string[] {
   let start = 0
   for (let i = 0; i < s.length; i++) {
     const ch = s[i]
-    if (ch === '[') {
-      const cls = readClass(s, i)
-      if (cls !== undefined) i = cls.end - 1
-    } else if (ch === '{' || ch === '(') depth++
+    if (ch === '[') i = (readClass(s, i)?.end ?? i + 1) - 1
+    else if (ch === '{' || ch === '(') depth++
     else if ((ch === '}' || ch === ')') && depth > 0) depth--
     else if (ch === sep && depth === 0) {
       parts.push(s.slice(start, i))

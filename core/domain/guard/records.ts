@@ -159,9 +159,8 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   if (paths.length > 0 || areas.length > 0) return { paths, areas }
   const title = rawTitle(o)
   if (title !== undefined) {
-    // The contents of each `(scope: …)` marker, without its closing parenthesis.
-    const spans = markerSpans(title)
-    for (let i = 0; i < spans.length; i += 3) add(title.slice(spans[i + 1], spans[i + 2]).replace(/\)$/, ''), LOOSE)
+    const found = markers(title).contents
+    for (let i = 0; i < found.length; i++) add(found[i], LOOSE)
     scopeLines(lines(title).slice(1))
   }
   const body = o['body']
@@ -231,15 +230,17 @@ function rawTitle(o: Record<string, unknown>): string | undefined {
 }
 
 /**
- * The `(scope: …)` markers of `s`, parentheses balanced (`(scope: app/(auth)/**)`), at most 8: three
- * indexes each, where the marker starts, where its contents start, and where it ends.
+ * The `(scope: …)` markers of `s`, parentheses balanced (`(scope: app/(auth)/**)`), at most 8: their
+ * contents, and `s` without them (and without the space a marker leaves before punctuation).
  */
-function markerSpans(s: string): number[] {
-  const spans: number[] = []
-  if (!s.includes('(')) return spans // most titles: no marker to look for
+function markers(s: string): { contents: string[]; rest: string } {
+  const contents: string[] = []
+  let rest = ''
+  let at = 0
   const re = /\(\s*scopes?\s*:/gi
   let m: RegExpExecArray | null
-  while ((m = re.exec(s)) !== null && spans.length < 24) {
+  // Most titles: no marker to look for.
+  while (s.includes('(') && (m = re.exec(s)) !== null && contents.length < 8) {
     let depth = 0
     let end = s.length
     for (let i = m.index; i < s.length; i++) {
@@ -249,23 +250,12 @@ function markerSpans(s: string): number[] {
         break
       }
     }
-    spans.push(m.index, re.lastIndex, end)
-    re.lastIndex = end
+    contents.push(s.slice(re.lastIndex, end).replace(/\)$/, ''))
+    rest += s.slice(at, m.index)
+    at = re.lastIndex = end
+    if (/^[ \t]*(?:[,.;:!?)]|$)/.test(s.slice(at, at + 80))) rest = rest.replace(/[ \t]+$/, '')
   }
-  return spans
-}
-
-/** `s` without its `(scope: …)` markers, and without the space a marker leaves before punctuation. */
-function withoutMarkers(s: string): string {
-  let out = ''
-  let at = 0
-  const spans = markerSpans(s)
-  for (let i = 0; i < spans.length; i += 3) {
-    out += s.slice(at, spans[i])
-    at = spans[i + 2] as number
-    if (/^[ \t]*(?:[,.;:!?)]|$)/.test(s.slice(at, at + 80))) out = out.replace(/[ \t]+$/, '')
-  }
-  return out + s.slice(at)
+  return { contents, rest: rest + s.slice(at) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,27 +271,26 @@ export function parseDecisionEntries(payload: unknown): GuardRecord[] {
       return []
     }
   }
-  const entries = Array.isArray(p) ? p : object(p)?.['entries']
-  return Array.isArray(entries) ? parseRecords(entries, 'decision') : []
+  return parseRecords(Array.isArray(p) ? p : object(p)?.['entries'], 'decision')
 }
 
 /** The brief's build_state.non_goals items (strings or objects, HARK-API) → the scoped non-goals. */
 export function parseNonGoals(items: readonly unknown[]): GuardRecord[] {
-  return Array.isArray(items) ? parseRecords(items, 'non-goal') : []
+  return parseRecords(items, 'non-goal')
 }
 
-function parseRecords(list: readonly unknown[], kind: GuardRecord['kind']): GuardRecord[] {
+/** The settled, scoped records of `list` (none when it is not an array), each key once. */
+function parseRecords(list: unknown, kind: GuardRecord['kind']): GuardRecord[] {
   const out: GuardRecord[] = []
   const seen = new Set<string>()
-  for (let i = 0; i < list.length && i < GUARD_LIMITS.scannedEntries; i++) {
+  for (let i = 0; Array.isArray(list) && i < list.length && i < GUARD_LIMITS.scannedEntries && out.length < GUARD_LIMITS.records; i++) {
     const raw = list[i]
     const o = typeof raw === 'string' ? { title: raw } : object(raw)
-    if (o === undefined || !isSettled(o)) continue
-    const record = guardRecordOf(o, kind)
-    if (record === undefined || seen.has(record.key)) continue
-    seen.add(record.key)
-    out.push(record)
-    if (out.length >= GUARD_LIMITS.records) break
+    const record = o !== undefined && isSettled(o) ? guardRecordOf(o, kind) : undefined
+    if (record !== undefined && !seen.has(record.key)) {
+      seen.add(record.key)
+      out.push(record)
+    }
   }
   return out
 }
@@ -311,12 +300,11 @@ function guardRecordOf(o: Record<string, unknown>, kind: GuardRecord['kind']): G
   if (scope.paths.length === 0 && scope.areas.length === 0) return undefined
   const raw = rawTitle(o)
   // A title with no marker and one line is its own headline (most are: one test instead of three passes).
-  const headline = raw === undefined ? '' : /[(\r\n]/.test(raw) ? firstLine(lines(withoutMarkers(raw))) : raw
-  const words = display(headline, GUARD_LIMITS.titleLength)
-  const title = words !== '' ? words : kind === 'decision' ? 'Untitled decision' : 'Untitled non-goal'
+  const headline = raw === undefined ? '' : /[(\r\n]/.test(raw) ? firstLine(lines(markers(raw).rest)) : raw
+  const title = display(headline, GUARD_LIMITS.titleLength) || `Untitled ${kind}`
   const why = display(o['why'], GUARD_LIMITS.whyLength) || display(o['rationale'], GUARD_LIMITS.whyLength)
   const id = idOf(o['id'])
-  const identity = id !== undefined ? `id:${id}` : `title:${words !== '' ? words : title}`
+  const identity = id !== undefined ? `id:${id}` : `title:${title}`
   const key = kind === 'decision' ? identity : `non-goal:${identity}`
   return why === '' ? { key, kind, title, scope } : { key, kind, title, why, scope }
 }
