@@ -152,10 +152,10 @@ export class GuardEdit {
     if (path === undefined) return { go: true }
     // Carried to `after` only when found: a Write that creates folders may land inside only once it has run.
     const go = { go: true, placed: { path } } as const
-    const [decisions, nonGoals] = await this.guards()
+    const covering = await this.covering(path)
+    // Read once the guards are ready: an edit running in parallel may have been allowed meanwhile.
     const allowed = new Set(this.conversation.view?.allowed ?? this.conversation.record?.allowed ?? [])
-    // Decisions first, then non-goals (docs/guard.md, Matching).
-    const matches = [...decisions.match(path), ...nonGoals.match(path)].filter((r) => !allowed.has(r.key))
+    const matches = covering.filter((r) => !allowed.has(r.key))
     if (matches.length === 0) return go
     let answer: string
     try {
@@ -194,16 +194,17 @@ export class GuardEdit {
   }
 
   /**
-   * The compiled guards over the decisions and over the non-goals, each kept until what it was compiled
-   * from changes (compiling 200 records costs milliseconds; checking a path against them, microseconds).
+   * The records covering `path`: decisions first, then non-goals (docs/guard.md, Matching), each from its
+   * compiled guard, kept until what it was compiled from changes (compiling 200 records costs
+   * milliseconds; checking a path against them, microseconds).
    * The non-goals come with the start's brief and are compiled while the decisions are fetched, when the
    * hook would only wait for Hark: the fetch is begun first, and is on its way before the brief's wait ends.
    */
-  private async guards(): Promise<readonly [CompiledGuard, CompiledGuard]> {
+  private async covering(path: string): Promise<GuardRecord[]> {
     const nonGoals = () => this.state.nonGoalsFor(this.briefs.brief, compileGuard)
     await Promise.all([this.refreshDecisions(), this.briefs.firstBrief().then(nonGoals)])
     // The brief may have changed while the decisions came (a compaction): compiled again only then.
-    return [this.state.decisionsFor(compileGuard), nonGoals()]
+    return [...this.state.decisionsFor(compileGuard).match(path), ...nonGoals().match(path)]
   }
 
   /** The decisions are fetched on the first guarded edit and after each compaction; a minute after a failure. */

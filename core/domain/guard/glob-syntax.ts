@@ -170,10 +170,10 @@ function readClass(s: string, open: number): { node: Piece; end: number } | unde
       j = end + 2
       continue
     }
-    const cp = s.codePointAt(j) ?? 0
+    const cp = s.codePointAt(j) as number
     // `a-z`: a range, unless the `-` is the last member.
     const range = s[j + 1] === '-' && j + 2 < s.length && s[j + 2] !== ']' && s[j + 2] !== '/'
-    const to = range ? (s.codePointAt(j + 2) ?? 0) : cp
+    const to = range ? (s.codePointAt(j + 2) as number) : cp
     // A class matches one UTF-16 unit: an astral member can't match; nor can `[z-a]`.
     if (to > 0xffff || to < cp) throw new Refused()
     source += range ? `${classMember(c)}-${classMember(s[j + 2] as string)}` : classMember(c)

@@ -49,13 +49,12 @@ const SETTLEDNESS_FIELDS = ['status', 'acceptance', 'applicability'] as const
  */
 export function isSettled(record: Record<string, unknown>): boolean {
   const o = object(record)
-  if (o === undefined) return false
+  if (o === undefined || isSet(o['superseded_by']) || o['accepted'] === false) return false
   for (let i = 0; i < SETTLEDNESS_FIELDS.length; i++) {
     const v = o[SETTLEDNESS_FIELDS[i] as string]
     if (typeof v === 'string' && UNSETTLED.test(v.toLowerCase())) return false
   }
-  if (isSet(o['superseded_by'])) return false
-  return o['accepted'] !== false
+  return true
 }
 
 function isSet(v: unknown): boolean {
@@ -80,15 +79,13 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu
 /** Words joining a written list that are never scopes themselves (`scope: billing and payments`). */
 const JOINERS = new Set(['and', 'or', '&', '+'])
 
-/** How a field's values are read: as paths, as areas (nested ones too), loose, or loose with scope objects. */
-const PATH = 0
-const AREA = 1
-const LOOSE = 2
-const LOOSE_OBJECTS = 3
-/** The structured fields, in the order read, each after the digit of how it is read (the kinds above). */
-const RECORD_FIELDS = '3scope 0scope_paths 0paths 0files 1scope_area 1scope_areas 1areas 1area 3scopes 3applies_to'.split(' ')
+/**
+ * The structured fields, in the order read, each after the letter of how its values are read: `p` as
+ * paths, `a` as areas (nested ones too), `o` loose or as scope objects (loose values from the text: `t`).
+ */
+const RECORD_FIELDS = 'oscope pscope_paths ppaths pfiles ascope_area ascope_areas aareas aarea oscopes oapplies_to'.split(' ')
 /** The fields of a scope object (`scope: { paths, areas }`). */
-const SCOPE_FIELDS = '0paths 1areas 1area'.split(' ')
+const SCOPE_FIELDS = 'ppaths aareas aarea'.split(' ')
 
 /**
  * The scope of one record. Structured fields win: paths from `scope.paths`, `scope_paths`, `paths`,
@@ -107,15 +104,20 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   function fields(from: Record<string, unknown>, list: readonly string[]): void {
     for (let i = 0; i < list.length; i++) {
       const field = list[i] as string
-      add(from[field.slice(1)], Number(field[0]))
+      add(from[field.slice(1)], field[0] as string)
     }
   }
 
-  /** The values of `v`, read as `kind` says; loose ones are paths when they hold a path character, else areas. */
-  function add(v: unknown, kind: number): void {
+  /**
+   * The values of `v`, read as `kind` says (RECORD_FIELDS); loose ones are paths when they hold a path
+   * character, else areas. A string is a list separated by commas, semicolons or white space (splitList);
+   * each string element of a list, of its first 64, is one value, taken whole (so a path with a space fits
+   * in a list). Other types give nothing.
+   */
+  function add(v: unknown, kind: string): void {
     // Most fields are absent: passed over before `values` makes an empty list for them.
     if (v === undefined) return
-    if (kind === LOOSE_OBJECTS) {
+    if (kind === 'o') {
       for (let i = 0; Array.isArray(v) && i < v.length && i < 64; i++) {
         const item = object(v[i])
         if (item !== undefined) fields(item, SCOPE_FIELDS)
@@ -123,11 +125,12 @@ export function scopeOf(record: Record<string, unknown>): Scope {
       const scope = object(v)
       if (scope !== undefined) return fields(scope, SCOPE_FIELDS)
     }
-    const list = values(v)
+    const list: unknown[] = typeof v === 'string' ? splitList(v) : Array.isArray(v) ? v.slice(0, 64) : []
     for (let i = 0; i < list.length; i++) {
-      const raw = list[i] as string
-      if (kind === PATH || (kind !== AREA && PATH_CHAR.test(raw))) addPath(raw)
-      else addArea(raw, kind === AREA)
+      const raw = list[i]
+      if (typeof raw !== 'string') continue
+      if (kind === 'p' || (kind !== 'a' && PATH_CHAR.test(raw))) addPath(raw)
+      else addArea(raw, kind === 'a')
     }
   }
 
@@ -151,7 +154,7 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   function scopeLines(list: readonly string[]): void {
     for (let i = 0; i < list.length && i < 500; i++) {
       const m = /^[ \t]*(?:[-*•>+][ \t]+)?(?:\*\*|__|\*|_)?scopes?(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(.*)$/i.exec(list[i] as string)
-      if (m !== null) add(m[1], LOOSE)
+      if (m !== null) add(m[1], 't')
     }
   }
 
@@ -160,7 +163,7 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   const title = rawTitle(o)
   if (title !== undefined) {
     const found = markers(title).contents
-    for (let i = 0; i < found.length; i++) add(found[i], LOOSE)
+    for (let i = 0; i < found.length; i++) add(found[i], 't')
     scopeLines(lines(title).slice(1))
   }
   const body = o['body']
@@ -169,18 +172,10 @@ export function scopeOf(record: Record<string, unknown>): Scope {
 }
 
 /**
- * The strings a value holds: a string is a list separated by commas, semicolons or white space
- * (not inside `{}`, `[]` or `()`, so `src/{db,billing}/**` stays whole); each string element of a list
- * is one value, taken whole (so a path with a space fits in a list). Other types give nothing.
+ * A list separated by commas, semicolons or white space, not inside `{}`, `[]` or `()` (so
+ * `src/{db,billing}/**` stays whole), each value cleaned and without the sentence punctuation around it
+ * (`billing.` at the end of a line); joining words are dropped.
  */
-function values(v: unknown): string[] {
-  if (typeof v === 'string') return splitList(v)
-  if (!Array.isArray(v)) return []
-  const out: string[] = []
-  for (let i = 0; i < v.length && i < 64; i++) if (typeof v[i] === 'string') out.push(v[i] as string)
-  return out
-}
-
 function splitList(s: string): string[] {
   const out: string[] = []
   const text = s.slice(0, 4_000)
@@ -192,17 +187,12 @@ function splitList(s: string): string[] {
     else if ((ch === '}' || ch === ']' || ch === ')') && depth > 0) depth--
     // `trim` removes what `\s` matches (white space and line ends), without a regex call per character.
     else if ((depth === 0 && (ch === ',' || ch === ';' || ch.trim() === '')) || i === text.length) {
-      const v = trimListValue(text.slice(start, i))
+      const v = cleanValue(replaced(cleanValue(text.slice(start, i)), /[.,;:]+$/, ''))
       if (v !== '' && !JOINERS.has(v.toLowerCase())) out.push(v)
       start = i + 1
     }
   }
   return out
-}
-
-/** A list value without the sentence punctuation around it (`billing.` at the end of a line). */
-function trimListValue(v: string): string {
-  return cleanValue(replaced(cleanValue(v), /[.,;:]+$/, ''))
 }
 
 /** Trimmed, NFC, without surrounding quotes or backticks (`` `src/db/**` `` in a markdown body). */
