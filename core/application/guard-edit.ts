@@ -166,8 +166,7 @@ export class GuardEdit {
       return go
     }
     if (answer === ALLOW) {
-      const keys = matches.map((m) => m.key)
-      await this.store.save((record) => allow(record, keys))
+      await this.store.save((record) => allow(record, matches.map((m) => m.key)))
       return go
     }
     const said = answer === STOP || answer.trim() === '' ? '' : `\nThe user answered: ${answer.trim().slice(0, 500)}`

@@ -58,12 +58,10 @@ export function isSettled(record: Record<string, unknown>): boolean {
 }
 
 function isSet(v: unknown): boolean {
-  if (v === undefined || v === null || v === false) return false
   if (typeof v === 'string') return v.trim() !== ''
   if (typeof v === 'number') return Number.isFinite(v)
   if (Array.isArray(v)) return v.length > 0
-  if (typeof v === 'object') return Object.keys(v).length > 0
-  return v === true
+  return typeof v === 'object' && v !== null ? Object.keys(v).length > 0 : v === true
 }
 
 // ---------------------------------------------------------------------------------------------
