@@ -56,9 +56,8 @@ export interface CompactedWrites {
 export class GuardState implements CompactedWrites {
   private fetched: Decisions | undefined
   private stale = false
-  private failedAt: number | undefined
-  /** A fetch failed when the clock could not say when: the minute starts at the next reading it gives. */
-  private failedUntimed = false
+  /** When a fetch last failed (epoch ms), UNTIMED when the clock could not say: the minute starts at the next reading it gives. */
+  private failed: number | typeof UNTIMED | undefined
   private inFlight: Promise<void> | undefined
   /** The decisions' guard, compiled once per good fetch, and the non-goals', once per brief. */
   private decisionsGuard: { readonly from: Decisions | undefined; readonly guard: CompiledGuard } | undefined
@@ -74,7 +73,7 @@ export class GuardState implements CompactedWrites {
    * and the first guarded edit waits for every one of them).
    */
   get needsClock(): boolean {
-    return !this.fresh && (this.failedAt !== undefined || this.failedUntimed)
+    return !this.fresh && this.failed !== undefined
   }
   /**
    * `now` (epoch ms, undefined when the clock gave none) is needed only when `needsClock` says so.
@@ -82,14 +81,11 @@ export class GuardState implements CompactedWrites {
    */
   needsFetch(now: number | undefined): boolean {
     if (this.fresh) return false
-    if (this.failedUntimed) {
-      if (now !== undefined) {
-        this.failedAt = now
-        this.failedUntimed = false
-      }
+    if (this.failed === UNTIMED) {
+      if (now !== undefined) this.failed = now
       return false
     }
-    return this.failedAt === undefined || (now !== undefined && now - this.failedAt >= DECISION_RETRY_MS)
+    return this.failed === undefined || (now !== undefined && now - this.failed >= DECISION_RETRY_MS)
   }
   private get fresh(): boolean {
     return this.fetched !== undefined && !this.stale
@@ -104,17 +100,15 @@ export class GuardState implements CompactedWrites {
   fetchedNow(decisions: Decisions): void {
     this.fetched = decisions
     this.stale = false
-    this.failedAt = undefined
-    this.failedUntimed = false
+    this.failed = undefined
   }
   /**
    * True for the first failure of a run (one log line however long Hark stays away). `now`:
    * when it failed (epoch ms), or undefined when the clock could not say.
    */
   fetchFailed(now: number | undefined): boolean {
-    const first = this.failedAt === undefined && !this.failedUntimed
-    this.failedAt = now
-    this.failedUntimed = now === undefined
+    const first = this.failed === undefined
+    this.failed = now ?? UNTIMED
     return first
   }
   /** The guard over this brief's non-goals (SPEC.md: they come with the brief), compiled once per brief. */
@@ -133,6 +127,9 @@ export class GuardState implements CompactedWrites {
     return this.decisionsGuard.guard
   }
 }
+
+/** GuardState's mark of a failure the clock gave no time for. */
+const UNTIMED = 'untimed'
 
 type Compile = (records: readonly GuardRecord[]) => CompiledGuard
 
@@ -154,24 +151,23 @@ export class GuardEdit {
     const path = await this.pathInProject(filePath)
     if (path === undefined) return { go: true }
     // Carried to `after` only when found: a Write that creates folders may land inside only once it has run.
-    const placed = { path }
-    const [decisions, nonGoals] = await this.guards()
+    const go = { go: true, placed: { path } } as const
+    const covering = await this.covering(path)
+    // Read once the guards are ready: an edit running in parallel may have been allowed meanwhile.
     const allowed = new Set(this.conversation.view?.allowed ?? this.conversation.record?.allowed ?? [])
-    // Decisions first, then non-goals (docs/guard.md, Matching).
-    const matches = [...decisions.match(path), ...nonGoals.match(path)].filter((r) => !allowed.has(r.key))
-    if (matches.length === 0) return { go: true, placed }
+    const matches = covering.filter((r) => !allowed.has(r.key))
+    if (matches.length === 0) return go
     let answer: string
     try {
       answer = await this.host.ask(guardQuestion(path, matches), [ALLOW, STOP])
     } catch (error) {
       const line = `Hark: ${path} is covered by ${titles(matches)}, but the question could not be shown (${describeError(error)}); the edit goes ahead.`
       this.host.log(withoutControls(line).replace(/[\r\n\t]+/g, ' '))
-      return { go: true, placed }
+      return go
     }
     if (answer === ALLOW) {
-      const keys = matches.map((m) => m.key)
-      await this.store.save((record) => allow(record, keys))
-      return { go: true, placed }
+      await this.store.save((record) => allow(record, matches.map((m) => m.key)))
+      return go
     }
     const said = answer === STOP || answer.trim() === '' ? '' : `\nThe user answered: ${answer.trim().slice(0, 500)}`
     return { go: false, deny: `${stopReason(path, matches)}${said}` }
@@ -197,28 +193,31 @@ export class GuardEdit {
   }
 
   /**
-   * The compiled guards over the decisions and over the non-goals, each kept until what it was compiled
-   * from changes (compiling 200 records costs milliseconds; checking a path against them, microseconds).
+   * The records covering `path`: decisions first, then non-goals (docs/guard.md, Matching), each from its
+   * compiled guard, kept until what it was compiled from changes (compiling 200 records costs
+   * milliseconds; checking a path against them, microseconds).
    * The non-goals come with the start's brief and are compiled while the decisions are fetched, when the
    * hook would only wait for Hark: the fetch is begun first, and is on its way before the brief's wait ends.
    */
-  private async guards(): Promise<readonly [CompiledGuard, CompiledGuard]> {
-    const nonGoals = async () => {
-      await this.briefs.firstBrief()
-      return this.state.nonGoalsFor(this.briefs.brief, compileGuard)
-    }
-    await Promise.all([this.refreshDecisions(), nonGoals()])
+  private async covering(path: string): Promise<GuardRecord[]> {
+    const nonGoals = () => this.state.nonGoalsFor(this.briefs.brief, compileGuard)
+    await Promise.all([this.refreshDecisions(), this.briefs.firstBrief().then(nonGoals)])
     // The brief may have changed while the decisions came (a compaction): compiled again only then.
-    return [this.state.decisionsFor(compileGuard), this.state.nonGoalsFor(this.briefs.brief, compileGuard)]
+    return [...this.state.decisionsFor(compileGuard).match(path), ...nonGoals().match(path)]
   }
 
   /** The decisions are fetched on the first guarded edit and after each compaction; a minute after a failure. */
   private async refreshDecisions(): Promise<void> {
     const project = this.start.activeProject
     if (project === undefined) return
-    const now = this.state.needsClock ? await this.clock.now().catch(() => undefined) : undefined
+    const now = this.state.needsClock ? await this.now() : undefined
     // After a failed fetch, decisions from an earlier good fetch still count.
     if (this.state.needsFetch(now)) await this.state.shareFetch(() => this.fetchDecisions(project.venture, now))
+  }
+
+  /** The clock's reading (epoch ms), undefined when it gives none. */
+  private now(): Promise<number | undefined> {
+    return this.clock.now().catch(() => undefined)
   }
 
   /** `asked`: when the fetch was decided on, if the clock was read for it (the failure's minute runs from then). */
@@ -228,7 +227,7 @@ export class GuardEdit {
       this.state.fetchedNow({ records: result.value })
       return
     }
-    const now = asked ?? (await this.clock.now().catch(() => undefined))
+    const now = asked ?? (await this.now())
     if (this.state.fetchFailed(now)) {
       this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again a minute later.`)
     }

@@ -20,8 +20,11 @@ interface CompiledRecord {
   /** Indexes into the guard's pattern table; empty when the record has no usable glob (its areas then match by folder). */
   readonly include: readonly number[]
   readonly exclude: readonly number[]
-  /** Each area as folded folder names, matched against consecutive folders of the path. */
-  readonly areas: readonly (readonly string[])[]
+  /**
+   * Each area as its folded folder names between slashes (`/billing/api/`), matched against consecutive
+   * folders of the path (never its file name) as a part of `/`, the path's folders, `/`.
+   */
+  readonly areas: readonly string[]
 }
 
 /** A glob read into the pattern table: whether it excludes, and its patterns' indexes. */
@@ -42,6 +45,16 @@ interface CompiledPattern {
   readonly literals: readonly string[]
 }
 
+/** The pattern table's three calls (below). */
+interface PatternTable {
+  /** A record's glob as pattern indexes, or `undefined` when it is skipped (docs/guard.md, Limits). */
+  glob(text: string): ReadGlob | undefined
+  /** Starts a new `match` call for `path` (normalised and folded): earlier results no longer count. */
+  next(path: string): void
+  /** Whether pattern `i` (or EVERY_PATH) matches the current path. */
+  test(i: number): boolean
+}
+
 /**
  * Every distinct pattern of a guard, compiled once, name by name: each name of a pattern (`*.sql`,
  * `__tests__`, `[slug]`) is compiled on its own and tested against one name of the path, and
@@ -51,122 +64,83 @@ interface CompiledPattern {
  *
  * Each pattern carries the plain text it needs (ASCII letters, digits, `.`, `_`, `-` and spaces outside
  * any class), checked with `includes` first: most paths fail that check. Within one `match`, a
- * pattern shared by several records is walked once, and a name pattern is tested once per name.
+ * pattern shared by several records is walked once, and a name pattern is tested once per name:
+ * both remember `call` for yes and `-call` for no, `call` counting the `match` calls from 1.
  */
-class PatternTable {
-  private readonly nameIndex = new Map<string, number>()
+function patternTable(compile: GlobCompiler): PatternTable {
+  const nameIndex = new Map<string, number>()
   /** Per name pattern: its test, or the folded text a plain name must equal. */
-  private readonly nameTests: (((name: string) => boolean) | string)[] = []
-  private wildcardNames = 0
-  private costlyNames = 0
-  private innerNames = 0
-  private textRead = 0
-  private readonly index = new Map<string, number>()
+  const nameTests: (((name: string) => boolean) | string)[] = []
+  /** Per name pattern, per name of the current path: its test's answer (`±call`). */
+  const tested: number[][] = []
+  const index = new Map<string, number>()
+  const patterns: CompiledPattern[] = []
+  /** Per pattern: its answer for the current path (`±call`). */
+  const verdicts: number[] = []
   /**
    * Each glob text met so far, read once (records often share a glob, and reading one is most of what a
    * compile costs): its patterns' indexes (`undefined`: skipped), and the amounts it charged to `read`,
    * charged again each time it comes back, so the caps give what reading it again would.
    */
-  private readonly globs = new Map<string, { readonly charged: readonly number[]; readonly read: ReadGlob | undefined }>()
-  private readonly patterns: CompiledPattern[] = []
-  private readonly stamp: number[] = []
-  private readonly result: boolean[] = []
-  private call = 0
-  /** The current path, its names, and the wildcard name tests done on them so far (0 untested, 1 no, 2 yes). */
-  private path = ''
-  private names: readonly string[] = []
-  private readonly tested: (Uint8Array | undefined)[] = []
-  private readonly testedCall: number[] = []
-
-  constructor(private readonly compile: GlobCompiler) {}
+  const globs = new Map<string, { readonly charged: readonly number[]; readonly read: ReadGlob | undefined }>()
+  let wildcardNames = 0
+  let costlyNames = 0
+  let innerNames = 0
+  let textRead = 0
+  let call = 0
+  /** The current path and its names. */
+  let path = ''
+  let names: readonly string[] = []
 
   /** Whether `characters` more of glob text may be read (the compile-time cap). */
-  read(characters: number): boolean {
-    if (this.textRead + characters > GUARD_LIMITS.globTextPerGuard) return false
-    this.textRead += characters
+  function read(characters: number): boolean {
+    if (textRead + characters > GUARD_LIMITS.globTextPerGuard) return false
+    textRead += characters
     return true
   }
 
-  /** A record's glob as pattern indexes, or `undefined` when it is skipped (docs/guard.md, Limits). */
-  glob(text: string): ReadGlob | undefined {
-    const known = this.globs.get(text)
-    if (known !== undefined) {
-      for (let i = 0; i < known.charged.length; i++) if (!this.read(known.charged[i] as number)) return undefined
-      return known.read
-    }
-    const charged: number[] = []
-    const read = readScopeGlob(text, (count) => (charged.push(count), this.read(count)))
-    const indexes = read?.shapes.map((shape) => this.add(shape))
-    const kept = read !== undefined && indexes?.every((i): i is number => i !== undefined) ? { exclude: read.exclude, indexes } : undefined
-    this.globs.set(text, { charged, read: kept })
-    return kept
-  }
-
   /** The pattern's index, or `undefined` when the compiler refuses one of its names or the table is full. */
-  add(shape: readonly Segment[]): number | undefined {
+  function add(shape: readonly Segment[]): number | undefined {
     const key = shape.map(emitSegment).join('/')
-    const known = this.index.get(key)
-    if (known !== undefined) return known
-    if (this.patterns.length >= GUARD_LIMITS.patternsPerGuard) return undefined
+    const known = index.get(key)
+    if (known !== undefined || patterns.length >= GUARD_LIMITS.patternsPerGuard) return known
     const first = shape.indexOf('globstar')
     const last = shape.lastIndexOf('globstar')
     let inner = 0
     for (let k = first + 1; first >= 0 && k < last; k++) if (shape[k] !== 'globstar') inner++
-    if (this.innerNames + inner > GUARD_LIMITS.innerNamesPerGuard) return undefined
-    const names: number[] = []
+    if (innerNames + inner > GUARD_LIMITS.innerNamesPerGuard) return undefined
+    const list: number[] = []
     for (let k = 0; k < shape.length; k++) {
       const segment = shape[k] as Segment
-      const name = segment === 'globstar' ? GLOBSTAR : this.addName(segment)
+      const name = segment === 'globstar' ? GLOBSTAR : addName(segment)
       if (name === undefined) return undefined
-      names.push(name)
+      list.push(name)
     }
-    this.innerNames += inner
-    const i = this.patterns.length
-    this.patterns.push({ names, literals: requiredText(key) })
-    this.stamp.push(0)
-    this.result.push(false)
-    this.index.set(key, i)
-    return i
+    innerNames += inner
+    index.set(key, patterns.length)
+    verdicts.push(0)
+    return patterns.push({ names: list, literals: requiredText(key) }) - 1
   }
 
-  private addName(segment: Name): number | undefined {
-    const source = segment.source
-    const known = this.nameIndex.get(source)
+  function addName(segment: Name): number | undefined {
+    const known = nameIndex.get(segment.source)
     if (known !== undefined) return known
     let test: unknown = segment.plain
     const costly = isCostly(segment)
     if (test === undefined) {
-      if (this.wildcardNames >= GUARD_LIMITS.wildcardNamesPerGuard) return undefined
-      if (costly && this.costlyNames >= GUARD_LIMITS.costlyNamesPerGuard) return undefined
+      if (wildcardNames >= GUARD_LIMITS.wildcardNamesPerGuard || (costly && costlyNames >= GUARD_LIMITS.costlyNamesPerGuard)) return undefined
       try {
-        test = this.compile(segment)
+        test = compile(segment)
       } catch {
         return undefined // a name the compiler refuses is skipped (docs/guard.md)
       }
       if (typeof test !== 'function') return undefined
-      this.wildcardNames++
-      if (costly) this.costlyNames++
+      wildcardNames++
+      if (costly) costlyNames++
     }
-    this.nameTests.push(test as ((name: string) => boolean) | string)
-    this.nameIndex.set(source, this.nameTests.length - 1)
-    return this.nameTests.length - 1
-  }
-
-  /** Starts a new `match` call for `path` (normalised and folded): earlier results no longer count. */
-  next(path: string): void {
-    this.call++
-    this.path = path
-    this.names = path.split('/')
-  }
-
-  test(i: number): boolean {
-    if (i === EVERY_PATH) return true
-    if (this.stamp[i] === this.call) return this.result[i] === true
-    const pattern = this.patterns[i]
-    const r = pattern !== undefined && containsAll(this.path, pattern.literals) && this.walk(pattern.names)
-    this.stamp[i] = this.call
-    this.result[i] = r
-    return r
+    nameIndex.set(segment.source, nameTests.length)
+    tested.push([])
+    return nameTests.push(test as ((name: string) => boolean) | string) - 1
   }
 
   /**
@@ -176,53 +150,74 @@ class PatternTable {
    * after the previous one (taking the earliest leaves the most room for the rest, so this is exact).
    * A `**` takes any number of names; the path has no `.` or `..` (normalisePath).
    */
-  private walk(pattern: readonly number[]): boolean {
-    const count = this.names.length
+  function walk(pattern: readonly number[]): boolean {
+    const count = names.length
     const first = pattern.indexOf(GLOBSTAR)
-    if (first < 0) return pattern.length === count && this.chunkAt(pattern, 0, pattern.length, 0)
+    if (first < 0) return pattern.length === count && chunkAt(pattern, 0, pattern.length, 0)
     const last = pattern.lastIndexOf(GLOBSTAR)
-    const tail = pattern.length - last - 1
-    if (first + tail > count || !this.chunkAt(pattern, 0, first, 0) || !this.chunkAt(pattern, last + 1, pattern.length, count - tail)) return false
+    const end = count - (pattern.length - last - 1)
+    if (first > end || !chunkAt(pattern, 0, first, 0) || !chunkAt(pattern, last + 1, pattern.length, end)) return false
     let at = first
-    const end = count - tail
     for (let from = first + 1; from < last; ) {
       let to = from
       while (pattern[to] !== GLOBSTAR) to++
-      let k = at
-      while (k + (to - from) <= end && !this.chunkAt(pattern, from, to, k)) k++
-      if (k + (to - from) > end) return false
-      at = k + (to - from)
+      while (at + (to - from) <= end && !chunkAt(pattern, from, to, at)) at++
+      if (at + (to - from) > end) return false
+      at += to - from
       from = to + 1
     }
     return true
   }
 
   /** Whether `pattern[from..to)` (no `**`) matches the path's names from name `at` on. */
-  private chunkAt(pattern: readonly number[], from: number, to: number, at: number): boolean {
-    for (let i = from; i < to; i++) if (!this.nameMatches(pattern[i] as number, at + i - from)) return false
+  function chunkAt(pattern: readonly number[], from: number, to: number, at: number): boolean {
+    for (let i = from; i < to; i++) if (!nameMatches(pattern[i] as number, at + i - from)) return false
     return true
   }
 
-  private nameMatches(name: number, j: number): boolean {
-    const test = this.nameTests[name]
-    if (typeof test === 'string') return test === this.names[j]
-    let memo = this.tested[name]
-    if (this.testedCall[name] !== this.call || memo === undefined) {
-      if (memo === undefined || memo.length < this.names.length) memo = new Uint8Array(Math.max(this.names.length, 16))
-      else memo.fill(0)
-      this.tested[name] = memo
-      this.testedCall[name] = this.call
-    }
-    if (memo[j] === 0) {
+  function nameMatches(name: number, j: number): boolean {
+    const test = nameTests[name]
+    if (typeof test === 'string') return test === names[j]
+    const memo = tested[name] as number[]
+    if (Math.abs(memo[j] as number) !== call) {
       let r = false
       try {
-        r = test?.(this.names[j] as string) === true
+        r = test?.(names[j] as string) === true
       } catch {
-        r = false
+        // a test that throws answers no
       }
-      memo[j] = r ? 2 : 1
+      memo[j] = r ? call : -call
     }
-    return memo[j] === 2
+    return memo[j] === call
+  }
+
+  return {
+    glob(text) {
+      const known = globs.get(text)
+      if (known !== undefined) {
+        for (let i = 0; i < known.charged.length; i++) if (!read(known.charged[i] as number)) return undefined
+        return known.read
+      }
+      const charged: number[] = []
+      const glob = readScopeGlob(text, (count) => (charged.push(count), read(count)))
+      const indexes = glob?.shapes.map(add)
+      const kept = glob !== undefined && indexes?.every((i): i is number => i !== undefined) ? { exclude: glob.exclude, indexes } : undefined
+      globs.set(text, { charged, read: kept })
+      return kept
+    },
+    next(p) {
+      call++
+      path = p
+      names = p.split('/')
+    },
+    test(i) {
+      if (i === EVERY_PATH) return true
+      if (Math.abs(verdicts[i] as number) !== call) {
+        const pattern = patterns[i]
+        verdicts[i] = pattern !== undefined && containsAll(path, pattern.literals) && walk(pattern.names) ? call : -call
+      }
+      return verdicts[i] === call
+    },
   }
 }
 
@@ -238,23 +233,18 @@ function requiredText(pattern: string): string[] {
   const runs = new Set<string>()
   let depth = 0
   let run = ''
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i] as string
-    if (ch === '\\') {
-      i++ // an escaped character (`\(`): not needed, and ends the run
-      if (depth === 0 && run !== '') runs.add(run)
-      run = ''
-      continue
-    }
-    if (ch === '[') depth++
+  // One step past the end, read as `/`, to end the last run.
+  for (let i = 0; i <= pattern.length; i++) {
+    const ch = pattern[i] ?? '/'
+    if (ch === '\\') i++ // an escaped character (`\(`): not needed, and ends the run
+    else if (ch === '[') depth++
     else if (ch === ']' && depth > 0) depth--
-    if (depth === 0 && PLAIN_TEXT.includes(ch)) run += ch
+    if (ch !== '\\' && depth === 0 && PLAIN_TEXT.includes(ch)) run += ch
     else {
       if (run !== '') runs.add(run)
       run = ''
     }
   }
-  if (run !== '') runs.add(run)
   return [...runs].sort((a, b) => b.length - a.length)
 }
 
@@ -267,8 +257,8 @@ function requiredText(pattern: string): string[] {
 export function compileGuard(records: readonly GuardRecord[], compile: GlobCompiler = compileName): CompiledGuard {
   const compiled: CompiledRecord[] = []
   const seen = new Set<string>()
-  const table = new PatternTable(compile)
-  const list = Array.isArray(records) ? records : []
+  const table = patternTable(compile)
+  const list = listOf(records)
   for (let i = 0; i < list.length && compiled.length < GUARD_LIMITS.compiledRecords; i++) {
     const c = compileRecord(list[i] as GuardRecord, table, seen)
     if (c !== undefined) compiled.push(c)
@@ -278,12 +268,12 @@ export function compileGuard(records: readonly GuardRecord[], compile: GlobCompi
       const path = normalisePath(relativePath)
       if (path === undefined) return []
       const folded = fold(path)
-      const folders = folded.split('/').slice(0, -1)
+      const folders = `/${folded.slice(0, folded.lastIndexOf('/') + 1)}`
       table.next(folded)
       const out: GuardRecord[] = []
       for (let i = 0; i < compiled.length; i++) {
         const c = compiled[i] as CompiledRecord
-        if (covers(c, table, folders)) out.push(c.record)
+        if (c.include.length > 0 ? anyOf(c.include, table.test) && !anyOf(c.exclude, table.test) : anyOf(c.areas, (area) => folders.includes(area))) out.push(c.record)
       }
       return out
     },
@@ -294,32 +284,30 @@ function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<strin
   const r = object(record) as GuardRecord | undefined
   if (r === undefined || typeof r.key !== 'string' || seen.has(r.key) || typeof r.title !== 'string') return undefined
   const scope = object(r.scope)
-  const paths = Array.isArray(scope?.['paths']) ? (scope['paths'] as unknown[]) : []
-  const areaList = Array.isArray(scope?.['areas']) ? (scope['areas'] as unknown[]) : []
+  const paths = listOf(scope?.['paths'])
+  const areaList = listOf(scope?.['areas'])
   const include: number[] = []
   const exclude: number[] = []
   for (let i = 0; i < paths.length && i < GUARD_LIMITS.globsPerRecord; i++) {
-    const glob = paths[i]
-    const read = typeof glob === 'string' ? table.glob(glob) : undefined
-    if (read !== undefined) for (let k = 0; k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k] as number)
+    const read = typeof paths[i] === 'string' ? table.glob(paths[i] as string) : undefined
+    for (let k = 0; read !== undefined && k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k] as number)
   }
   // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch and .gitignore.
   if (include.length === 0 && exclude.length > 0) include.push(EVERY_PATH)
-  const areas: string[][] = []
+  const areas: string[] = []
   for (let i = 0; i < areaList.length && i < GUARD_LIMITS.areasPerRecord; i++) {
     const area = areaList[i]
-    if (typeof area !== 'string') continue
-    const segments = fold(area.normalize('NFC')).replaceAll('\\', '/').split('/').filter((s) => s.trim() !== '')
-    if (segments.length > 0) areas.push(segments)
+    const names = typeof area === 'string' ? fold(area.normalize('NFC')).replaceAll('\\', '/').split('/').filter((s) => s.trim() !== '') : []
+    if (names.length > 0) areas.push(`/${names.join('/')}/`)
   }
   if (include.length === 0 && areas.length === 0) return undefined
   seen.add(r.key)
   return { record: r, include, exclude, areas }
 }
 
-function covers(c: CompiledRecord, table: PatternTable, folders: readonly string[]): boolean {
-  if (c.include.length > 0) return anyOf(c.include, (i) => table.test(i)) && !anyOf(c.exclude, (i) => table.test(i))
-  return anyOf(c.areas, (area) => underFolders(folders, area))
+/** `v` when it is an array, else none. */
+function listOf(v: unknown): readonly unknown[] {
+  return Array.isArray(v) ? v : []
 }
 
 function containsAll(text: string, parts: readonly string[]): boolean {
@@ -330,16 +318,6 @@ function containsAll(text: string, parts: readonly string[]): boolean {
 /** `list.some(test)` as an indexed loop (see compileGuard). */
 function anyOf<T>(list: readonly T[], test: (item: T) => boolean): boolean {
   for (let i = 0; i < list.length; i++) if (test(list[i] as T)) return true
-  return false
-}
-
-/** Whether `area`'s folder names appear, in a row, among the path's folders (never its file name). */
-function underFolders(folders: readonly string[], area: readonly string[]): boolean {
-  for (let i = 0; i + area.length <= folders.length; i++) {
-    let all = true
-    for (let j = 0; j < area.length && all; j++) all = folders[i + j] === area[j]
-    if (all) return true
-  }
   return false
 }
 

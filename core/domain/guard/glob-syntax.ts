@@ -19,47 +19,40 @@ export type GlobNode = Piece | { readonly kind: 'choice'; readonly options: read
 /** Thrown while reading a glob that must be skipped; never leaves prepareGlob. */
 export class Refused extends Error {}
 
-export const SLASH: Piece = { kind: 'slash' }
-export const ONE: Piece = { kind: 'one' }
-export const literal = (t: string): Piece => ({ kind: 'text', text: t })
+const SLASH: Piece = { kind: 'slash' }
+const ONE: Piece = { kind: 'one' }
+const literal = (t: string): Piece => ({ kind: 'text', text: t })
 
 /** Reads `s` (already folded) into pieces and choices. `depth` counts the braces and extglobs around it. */
 export function readGlob(s: string, depth: number): GlobNode[] {
   if (depth > GUARD_LIMITS.braceDepth) throw new Refused()
   const out: GlobNode[] = []
-  let i = 0
-  while (i < s.length) {
+  for (let i = 0, end = 1; i < s.length; i = end, end = i + 1) {
     const ch = s[i] as string
+    // The node read at `i`, ending before `end`; none: the text from `i` to `end`, as itself.
+    let node: GlobNode | undefined
     if (ch === '*') {
-      let j = i
-      while (s[j] === '*') j++
-      if (s[j] === '(' && closing(s, j) > 0) throw new Refused() // `*( )`: any number of repeats, no bounded reading
-      out.push({ kind: 'star', size: j - i })
-      i = j
-    } else if ((ch === '@' || ch === '?' || ch === '+' || ch === '!') && s[i + 1] === '(' && closing(s, i + 1) > 0) {
+      while (s[end] === '*') end++
+      if (s[end] === '(' && closing(s, end) > 0) throw new Refused() // `*( )`: any number of repeats, no bounded reading
+      node = { kind: 'star', size: end - i }
+    } else if ('@?+!'.includes(ch) && s[i + 1] === '(' && closing(s, i + 1) > 0) {
       // `+( )` repeats and `!( )` negates: refused; `@(a|b)` is `{a,b}`, `?(a|b)` is `{,a,b}`.
       if (ch === '+' || ch === '!') throw new Refused()
-      const end = closing(s, i + 1)
-      const options = splitTop(s.slice(i + 2, end), '|').map((part) => readGlob(part, depth + 1))
-      out.push({ kind: 'choice', options: ch === '?' ? [[], ...options] : options })
-      i = end + 1
-    } else if (ch === '?') {
-      out.push(ONE)
-      i++
+      end = closing(s, i + 1) + 1
+      const options = splitTop(s.slice(i + 2, end - 1), '|').map((part) => readGlob(part, depth + 1))
+      node = { kind: 'choice', options: ch === '?' ? [[], ...options] : options }
     } else if (ch === '[' || ch === '{') {
       const group = ch === '[' ? readClass(s, i) : readBrace(s, i, depth)
-      out.push(group?.node ?? literal(ch))
-      i = group?.end ?? i + 1
-    } else if (ch === '/') {
-      out.push(SLASH)
-      i++
-    } else {
-      PLAIN_RUN.lastIndex = i + 1
-      PLAIN_RUN.test(s)
-      const end = PLAIN_RUN.lastIndex > i + 1 ? PLAIN_RUN.lastIndex : i + 1
-      out.push(literal(s.slice(i, end)))
-      i = end
+      node = group?.node
+      end = group?.end ?? end
+    } else if (ch === '?') node = ONE
+    else if (ch === '/') node = SLASH
+    else {
+      PLAIN_RUN.lastIndex = end
+      PLAIN_RUN.test(s) // always matches, so it leaves lastIndex at the run's end
+      end = PLAIN_RUN.lastIndex
     }
+    out.push(node ?? literal(s.slice(i, end)))
   }
   return out
 }
@@ -74,10 +67,8 @@ function closing(s: string, open: number): number {
   let depth = 0
   for (let i = open; i < s.length; i++) {
     const ch = s[i]
-    if (ch === '[') {
-      const cls = readClass(s, i)
-      if (cls !== undefined) i = cls.end - 1
-    } else if (ch === o) depth++
+    if (ch === '[') i = (readClass(s, i)?.end ?? i + 1) - 1
+    else if (ch === o) depth++
     else if (ch === c && --depth === 0) return i
   }
   return -1
@@ -90,10 +81,8 @@ function splitTop(s: string, sep: ',' | '|'): string[] {
   let start = 0
   for (let i = 0; i < s.length; i++) {
     const ch = s[i]
-    if (ch === '[') {
-      const cls = readClass(s, i)
-      if (cls !== undefined) i = cls.end - 1
-    } else if (ch === '{' || ch === '(') depth++
+    if (ch === '[') i = (readClass(s, i)?.end ?? i + 1) - 1
+    else if (ch === '{' || ch === '(') depth++
     else if ((ch === '}' || ch === ')') && depth > 0) depth--
     else if (ch === sep && depth === 0) {
       parts.push(s.slice(start, i))
@@ -110,54 +99,45 @@ function readBrace(s: string, open: number, depth: number): { node: GlobNode; en
   if (end < 0) return undefined
   const body = s.slice(open + 1, end)
   const parts = splitTop(body, ',')
-  if (parts.length > 1) return { node: { kind: 'choice', options: parts.map((p) => readGlob(p, depth + 1)) }, end: end + 1 }
-  // A range of single characters, step 1 (`{a..z}`, `{0..9}`) is the class `[a-z]`: one piece, not 26.
-  const single = /^(?:([a-z])\.\.([a-z])|(\d)\.\.(\d))(?:\.\.[+-]?0*1)?$/.exec(body)
-  if (single !== null) {
-    const [from, to] = [single[1] ?? single[3], single[2] ?? single[4]].sort() as [string, string]
-    return { node: { kind: 'class', source: `[${from}-${to}]` }, end: end + 1 }
-  }
-  const values = rangeValues(body)
-  if (values === undefined) return undefined
-  return { node: { kind: 'choice', options: values.map((v) => [literal(v)]) }, end: end + 1 }
+  const node = parts.length > 1 ? { kind: 'choice' as const, options: parts.map((p) => readGlob(p, depth + 1)) } : range(body)
+  return node === undefined ? undefined : { node, end: end + 1 }
 }
 
-/** The values of a bash range (`1..5`, `05..10`, `a..e`, with an optional step), or `undefined` if `body` isn't one. */
-function rangeValues(body: string): string[] | undefined {
-  const m = /^(?:([+-]?\d{1,15})\.\.([+-]?\d{1,15})|([a-z])\.\.([a-z]))(?:\.\.([+-]?\d{1,15}))?$/.exec(body)
+/**
+ * A bash range (`1..5`, `05..10`, `a..e`, with an optional step of at most 15 digits) as the choice of
+ * its values, or `undefined` if `body` isn't one. A range of single characters, step 1 (`{a..z}`,
+ * `{0..9}`, any number of zeros before the 1), is the class `[a-z]`: one piece, not 26.
+ */
+function range(body: string): GlobNode | undefined {
+  const m = /^(?:([+-]?\d{1,15})\.\.([+-]?\d{1,15})|([a-z])\.\.([a-z]))(?:\.\.[+-]?(\d+))?$/.exec(body)
   if (m === null) return undefined
-  const step = Math.max(1, Math.abs(Number(m[5] ?? '1')))
   const numeric = m[1] !== undefined
-  const from = numeric ? Number(m[1]) : (m[3] as string).charCodeAt(0)
-  const to = numeric ? Number(m[2]) : (m[4] as string).charCodeAt(0)
-  const count = Math.floor(Math.abs(to - from) / step) + 1
+  const [a, b] = numeric ? [m[1] as string, m[2] as string] : [m[3] as string, m[4] as string]
+  const step = Number(m[5] ?? '1')
+  if (step === 1 && a.length === 1 && b.length === 1) return { kind: 'class', source: a < b ? `[${a}-${b}]` : `[${b}-${a}]` }
+  if ((m[5]?.length ?? 0) > 15) return undefined
+  const from = numeric ? Number(a) : a.charCodeAt(0)
+  const to = numeric ? Number(b) : b.charCodeAt(0)
+  const by = Math.max(1, step)
+  const count = Math.floor(Math.abs(to - from) / by) + 1
   if (count > GUARD_LIMITS.alternativesPerGlob) throw new Refused()
-  const pad = numeric && [m[1], m[2]].some((v) => /^[+-]?0\d/.test(v as string)) ? Math.max((m[1] as string).length, (m[2] as string).length) : 0
-  const values: string[] = []
-  for (let k = 0, v = from; k < count; k++, v += from <= to ? step : -step) {
-    if (!numeric) values.push(String.fromCharCode(v))
-    else values.push(v < 0 ? `-${String(-v).padStart(pad - 1, '0')}` : String(v).padStart(pad, '0'))
+  const pad = numeric && (ZERO_PADDED.test(a) || ZERO_PADDED.test(b)) ? Math.max(a.length, b.length) : 0
+  const options: Piece[][] = []
+  for (let k = 0, v = from; k < count; k++, v += from <= to ? by : -by) {
+    options.push([literal(!numeric ? String.fromCharCode(v) : v < 0 ? `-${String(-v).padStart(pad - 1, '0')}` : String(v).padStart(pad, '0'))])
   }
-  return values
+  return { kind: 'choice', options }
 }
 
-/** Character classes as member lists (never `/`; case is folded, so only lower-case letters). */
-const POSIX_CLASSES: Readonly<Record<string, string>> = {
-  alnum: 'a-z0-9',
-  alpha: 'a-z',
-  digit: '0-9',
-  lower: 'a-z',
-  upper: 'a-z',
-  word: 'a-z0-9_',
-  xdigit: 'a-f0-9',
-  blank: ' ',
-  space: ' ',
-  punct: '!-.:-@[-`{-~',
-  graph: '!-.0-~',
-  print: ' -.0-~',
-  ascii: '\u0001-.0-\u007f',
-  cntrl: '\u0001-\u001f\u007f',
-}
+const ZERO_PADDED = /^[+-]?0\d/
+
+/**
+ * Character classes as member lists, written as the rebuilt class writes them (letters and digits as
+ * themselves, any other member as `\xHH`; never `/`; case is folded, so only lower-case letters): one JSON
+ * object, read on first use.
+ */
+const POSIX_CLASSES = String.raw`{"alnum":"a-z0-9","alpha":"a-z","digit":"0-9","lower":"a-z","upper":"a-z","word":"a-z0-9\\x5f","xdigit":"a-f0-9","blank":"\\x20","space":"\\x20","punct":"\\x21-\\x2e\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7e","graph":"\\x21-\\x2e0-\\x7e","print":"\\x20-\\x2e0-\\x7e","ascii":"\\x01-\\x2e0-\\x7f","cntrl":"\\x01-\\x1f\\x7f"}`
+let posixClasses: Readonly<Record<string, string>> | undefined
 
 /**
  * A bracket expression at `open` (`[abc]`, `[a-z]`, `[!x]`, `[^x]`, `[[:alpha:]]`), rebuilt as a class
@@ -180,28 +160,24 @@ function readClass(s: string, open: number): { node: Piece; end: number } | unde
     if (j >= s.length || s[j] === '/') return undefined
     const c = s[j] as string
     if (c === ']' && !first) break
-    if (c === '[' && s[j + 1] === ':') {
-      const close = s.indexOf(':]', j + 2)
-      const name = close < 0 ? undefined : s.slice(j + 2, close)
-      if (name !== undefined && !name.includes('/')) {
-        const members = POSIX_CLASSES[name]
-        if (members === undefined) throw new Refused() // `[[:foo:]]`: not a class anyone can mean
-        source += Array.from(members, (m, k) => (m === '-' && k > 0 ? '-' : classMember(m))).join('')
-        j = close + 2
-        continue
-      }
+    const end = c === '[' && s[j + 1] === ':' ? s.indexOf(':]', j + 2) : -1
+    const name = s.slice(j + 2, end)
+    if (end >= 0 && !name.includes('/')) {
+      posixClasses ??= JSON.parse(POSIX_CLASSES) as Record<string, string>
+      // `[[:foo:]]`, and names every object has (`constructor`): not a class anyone can mean.
+      if (!Object.hasOwn(posixClasses, name)) throw new Refused()
+      source += posixClasses[name]
+      j = end + 2
+      continue
     }
-    const cp = s.codePointAt(j) ?? 0
-    if (cp > 0xffff) throw new Refused() // a class matches one UTF-16 unit: an astral member can't match
-    const to = s[j + 1] === '-' && s[j + 2] !== undefined && s[j + 2] !== ']' && s[j + 2] !== '/' ? (s.codePointAt(j + 2) ?? 0) : undefined
-    if (to !== undefined) {
-      if (to > 0xffff || to < cp) throw new Refused() // `[z-a]`
-      source += `${classMember(c)}-${classMember(String.fromCharCode(to))}`
-      j += 3
-    } else {
-      source += classMember(c)
-      j += 1
-    }
+    const cp = s.codePointAt(j) as number
+    // `a-z`: a range, unless the `-` is the last member.
+    const range = s[j + 1] === '-' && j + 2 < s.length && s[j + 2] !== ']' && s[j + 2] !== '/'
+    const to = range ? (s.codePointAt(j + 2) as number) : cp
+    // A class matches one UTF-16 unit: an astral member can't match; nor can `[z-a]`.
+    if (to > 0xffff || to < cp) throw new Refused()
+    source += range ? `${classMember(c)}-${classMember(s[j + 2] as string)}` : classMember(c)
+    j += range ? 3 : 1
   }
   return { node: { kind: 'class', source: `[${negate ? '^' : ''}${source}]` }, end: j + 1 }
 }
@@ -212,20 +188,10 @@ function classMember(c: string): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
 }
 
-/** How many patterns `nodes` expand to (stops counting past the cap). */
-export function alternatives(nodes: readonly GlobNode[]): number {
-  let n = 1
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i] as GlobNode
-    if (node.kind !== 'choice') continue
-    let sum = 0
-    for (const option of node.options) sum = Math.min(sum + alternatives(option), GUARD_LIMITS.alternativesPerGlob + 1)
-    n = Math.min(n * sum, GUARD_LIMITS.alternativesPerGlob + 1)
-  }
-  return n
-}
-
-/** Every alternative of `nodes` (count them with `alternatives` first). */
+/**
+ * Every alternative of `nodes`; throws Refused as soon as they would be more than
+ * GUARD_LIMITS.alternativesPerGlob, so no list built here holds more than that many.
+ */
 export function expand(nodes: readonly GlobNode[]): Piece[][] {
   let out: Piece[][] = [[]]
   for (let i = 0; i < nodes.length; i++) {
@@ -235,6 +201,7 @@ export function expand(nodes: readonly GlobNode[]): Piece[][] {
       continue
     }
     const tails = node.options.flatMap((option) => expand(option))
+    if (out.length * tails.length > GUARD_LIMITS.alternativesPerGlob) throw new Refused()
     out = out.flatMap((head) => tails.map((tail) => [...head, ...tail]))
   }
   return out

@@ -18,7 +18,7 @@
  */
 import { replaced } from '../item'
 import { GUARD_LIMITS } from './limits'
-import { alternatives, expand, readGlob, Refused, type Piece } from './glob-syntax'
+import { expand, readGlob, Refused, type Piece } from './glob-syntax'
 
 /**
  * Turns one name of a pattern (`*.sql`, never a `/`) into a test of one name of a path (folded as
@@ -65,24 +65,19 @@ export function readScopeGlob(glob: string, budget: (characters: number) => bool
   const exclude = s.startsWith('!')
   if (exclude) s = s.slice(1)
   try {
-    const nodes = readGlob(fold(s), 0)
-    const count = alternatives(nodes)
-    if (count > GUARD_LIMITS.alternativesPerGlob || !budget(s.length * (count - 1))) return undefined
+    const expanded = expand(readGlob(fold(s), 0))
+    if (!budget(s.length * (expanded.length - 1))) return undefined
     const shapes: Segment[][] = []
     const seen = new Set<string>()
-    const expanded = expand(nodes)
     for (let i = 0; i < expanded.length; i++) {
       const alternative = shapesOf(expanded[i] as Piece[])
       for (let k = 0; k < alternative.length; k++) {
-        const shape = alternative[k] as Segment[]
-        if (!cheapToMatch(shape)) return undefined
-        const key = shape.map(emitSegment).join('/')
-        if (!seen.has(key)) shapes.push(shape)
+        const key = (alternative[k] as Segment[]).map(emitSegment).join('/')
+        if (!seen.has(key)) shapes.push(alternative[k] as Segment[])
         seen.add(key)
       }
     }
-    if (shapes.length === 0 || !cheapGlob(shapes)) return undefined
-    return { exclude, shapes }
+    return shapes.length > 0 && cheap(shapes) ? { exclude, shapes } : undefined
   } catch (e) {
     if (e instanceof Refused) return undefined
     throw e
@@ -113,57 +108,31 @@ function shapesOf(pieces: readonly Piece[]): Segment[][] {
   if (pieces.length === 0) return []
   let last = pieces.length
   while (last > 0 && pieces[last - 1]?.kind === 'slash') last--
-  const folderOnly = last < pieces.length
   let anchored = false
-  const names: Piece[][] = [[]]
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i] as Piece
-    if (p.kind === 'slash') {
-      anchored ||= i < last
-      names.push([])
-    } else (names[names.length - 1] as Piece[]).push(p)
-  }
   const segments: Segment[] = []
-  for (let n = 0; n < names.length; n++) {
-    const name = names[n] as Piece[]
-    const word = wordOf(name)
-    if (name.length === 0 || word === '.') continue // `//` and `./`
-    if (word === '..') throw new Refused() // can't match a path inside the project
-    const merged = mergeStars(name)
-    const only = merged.length === 1 ? merged[0] : undefined
-    const segment: Segment = only?.kind === 'star' && only.size >= 2 ? 'globstar' : nameOf(merged)
-    if (segment === 'globstar' && segments[segments.length - 1] === 'globstar') continue // `**/**` is `**`
-    segments.push(segment)
+  // The pieces of the name being read; each slash, and the end, closes it.
+  let name: Piece[] = []
+  for (let i = 0; i <= pieces.length; i++) {
+    const p = pieces[i]
+    if (p !== undefined && p.kind !== 'slash') {
+      name.push(p)
+      continue
+    }
+    anchored ||= i < last
+    const named = nameOf(name)
+    if (named.plain === '..') throw new Refused() // can't match a path inside the project
+    // Star runs alone, two `*` or more in all (`**`, or `{*,a}*` expanded): a globstar.
+    const globstar = named.source === '*' && (name.length > 1 || (name[0] as { size: number }).size > 1)
+    // Skipped: `//`, `./`, and a `**` after a `**` (`**/**` is `**`).
+    if (name.length > 0 && named.plain !== '.' && !(globstar && segments[segments.length - 1] === 'globstar')) segments.push(globstar ? 'globstar' : named)
+    name = []
   }
   if (segments.length === 0) return [['globstar']] // `.`, `./`, `/`: every file
   if (!anchored && segments[0] !== 'globstar') segments.unshift('globstar')
   if (segments[segments.length - 1] === 'globstar') return [segments]
-  // `x/**` also matches a file named `x`; `x/**` + `/*` needs something under the folder.
-  if (folderOnly) return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
+  // `x/**` also matches a file named `x`; `x/**` + `/*` (a trailing slash) needs something under the folder.
+  if (last < pieces.length) return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
   return [segments, [...segments, 'globstar']]
-}
-
-/** The name's text when it is only literal pieces (`''` for none), else `undefined`. */
-function wordOf(name: readonly Piece[]): string | undefined {
-  let word = ''
-  for (let i = 0; i < name.length; i++) {
-    const p = name[i] as Piece
-    if (p.kind !== 'text') return undefined
-    word += p.text
-  }
-  return word
-}
-
-/** Adjacent star runs are one run (`{*,a}*` expands to `**`). */
-function mergeStars(name: readonly Piece[]): Piece[] {
-  const out: Piece[] = []
-  for (let i = 0; i < name.length; i++) {
-    const p = name[i] as Piece
-    const prev = out[out.length - 1]
-    if (p.kind === 'star' && prev?.kind === 'star') out[out.length - 1] = { kind: 'star', size: prev.size + p.size }
-    else out.push(p)
-  }
-  return out
 }
 
 /** Characters picomatch reads as syntax (or as regex), escaped so it reads them as themselves. */
@@ -180,6 +149,7 @@ function nameOf(pieces: readonly Piece[]): Name {
   let length = 0
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i] as Piece
+    if (p.kind === 'star' && pieces[i - 1]?.kind === 'star') continue // adjacent star runs are one run (`{*,a}*` expands to `**`)
     if (p.kind === 'text') {
       // Tested first: in the hooks worker a regex replace costs more than a test, found or not.
       source += replaced(p.text, SYNTAX, '\\$&')
@@ -216,37 +186,29 @@ export function isCostly(name: Name): boolean {
   return name.stars > 1
 }
 
-/** Whether a glob's patterns, together, stay within the per-glob caps of GUARD_LIMITS. */
-function cheapGlob(shapes: readonly (readonly Segment[])[]): boolean {
+/**
+ * Whether a glob's patterns stay fast to match on any path (the limits in GUARD_LIMITS, measured by
+ * scripts/bench-guard.mjs and spec/core/guard/hostile-globs.spec.ts): each name and each pattern within
+ * its caps, and the patterns together within the glob's. Names are matched one by one, so only a
+ * name's own `*` runs can make its test backtrack, over that name alone.
+ */
+function cheap(shapes: readonly (readonly Segment[])[]): boolean {
   const wildcard = new Set<string>()
   const costly = new Set<string>()
   for (let i = 0; i < shapes.length; i++) {
     const shape = shapes[i] as readonly Segment[]
+    let names = 0
     for (let k = 0; k < shape.length; k++) {
-      const segment = shape[k] as Segment
-      if (segment === 'globstar' || segment.plain !== undefined) continue
-      wildcard.add(segment.source)
-      if (isCostly(segment)) costly.add(segment.source)
+      const s = shape[k] as Segment
+      if (s === 'globstar') continue
+      if (++names > GUARD_LIMITS.namesPerPattern || s.stars > GUARD_LIMITS.starRunsPerName || s.classes > GUARD_LIMITS.classesPerName) return false
+      if (s.plain !== undefined) continue
+      if (s.length > GUARD_LIMITS.wildcardNameLength) return false
+      wildcard.add(s.source)
+      if (isCostly(s)) costly.add(s.source)
     }
   }
   return wildcard.size <= GUARD_LIMITS.wildcardNamesPerGlob && costly.size <= GUARD_LIMITS.costlyNamesPerGlob
-}
-
-/**
- * Whether a pattern stays fast to match on any path (the limits in GUARD_LIMITS, measured by
- * scripts/bench-guard.mjs and spec/core/guard/hostile-globs.spec.ts). Names are matched one by one,
- * so only a name's own `*` runs can make its test backtrack, over that name alone.
- */
-function cheapToMatch(shape: readonly Segment[]): boolean {
-  let names = 0
-  for (let i = 0; i < shape.length; i++) {
-    const s = shape[i] as Segment
-    if (s === 'globstar') continue
-    if (++names > GUARD_LIMITS.namesPerPattern) return false
-    if (s.stars > GUARD_LIMITS.starRunsPerName || s.classes > GUARD_LIMITS.classesPerName) return false
-    if (s.plain === undefined && s.length > GUARD_LIMITS.wildcardNameLength) return false
-  }
-  return true
 }
 
 /** Case folding close to Unicode's full folding (`ß`, `ẞ` and `SS` fold alike); ASCII takes the short way. */

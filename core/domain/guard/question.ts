@@ -16,32 +16,32 @@ const SHOWN_PATH = 160
 export function guardQuestion(relativePath: string, matches: readonly GuardRecord[]): string {
   const list = recordsOf(matches)
   const path = shownPath(relativePath)
-  const lines = [`${path} is covered by ${count(list)}:`, '']
-  for (const r of list.slice(0, LISTED_RECORDS)) {
-    lines.push(`• ${label(r)}: ${display(r.title, SHOWN_TITLE)}`)
-    const why = display(r.why, SHOWN_WHY)
-    if (why !== '') lines.push(`  Why: ${why}`)
-  }
-  if (list.length > LISTED_RECORDS) lines.push(`• …and ${list.length - LISTED_RECORDS} more`)
-  lines.push('', `Allow is remembered for ${list.length === 1 ? 'this record' : 'these records'} for the rest of this conversation; Stop refuses this edit.`)
-  lines.push(`Allow this edit of ${path}?`)
-  return lines.join('\n')
+  return [
+    `${path} is covered by ${count(list)}:`,
+    '',
+    ...listed(list, '•', (r, title, why) => `${label(r)}: ${title}${why === '' ? '' : `\n  Why: ${why}`}`),
+    '',
+    `Allow is remembered for ${list.length === 1 ? 'this record' : 'these records'} for the rest of this conversation; Stop refuses this edit.`,
+    `Allow this edit of ${path}?`,
+  ].join('\n')
 }
 
 /** The deny text Claude reads on Stop: which records, why, and to ask the user rather than retry. */
 export function stopReason(relativePath: string, matches: readonly GuardRecord[]): string {
   const list = recordsOf(matches)
-  const lines = [`The user chose Stop in Hark's edit guard: this edit of ${shownPath(relativePath)} is covered by ${count(list)}:`]
-  for (const r of list.slice(0, LISTED_RECORDS)) {
-    const why = display(r.why, SHOWN_WHY)
-    lines.push(`- ${label(r)} "${display(r.title, SHOWN_TITLE)}"${why === '' ? '' : ` (why: ${why})`}`)
-  }
-  if (list.length > LISTED_RECORDS) lines.push(`- …and ${list.length - LISTED_RECORDS} more`)
-  lines.push(
+  return [
+    `The user chose Stop in Hark's edit guard: this edit of ${shownPath(relativePath)} is covered by ${count(list)}:`,
+    ...listed(list, '-', (r, title, why) => `${label(r)} "${title}"${why === '' ? '' : ` (why: ${why})`}`),
     'Do not retry this edit, and do not make the same change another way (another tool, a shell command or another file).',
     'Ask the user how they want to proceed.',
-  )
-  return lines.join('\n')
+  ].join('\n')
+}
+
+/** The first LISTED_RECORDS records, each `bullet` and its `line` (given its title and why as shown), then how many more. */
+function listed(list: readonly GuardRecord[], bullet: string, line: (r: GuardRecord, title: string, why: string) => string): string[] {
+  const out = list.slice(0, LISTED_RECORDS).map((r) => `${bullet} ${line(r, display(r.title, SHOWN_TITLE), display(r.why, SHOWN_WHY))}`)
+  if (list.length > LISTED_RECORDS) out.push(`${bullet} …and ${list.length - LISTED_RECORDS} more`)
+  return out
 }
 
 function recordsOf(matches: readonly GuardRecord[]): GuardRecord[] {
@@ -49,13 +49,16 @@ function recordsOf(matches: readonly GuardRecord[]): GuardRecord[] {
   return matches.filter((r): r is GuardRecord => object(r) !== undefined && typeof (r as GuardRecord).title === 'string')
 }
 
+/** `a Hark decision and 2 non-goals`, `3 Hark non-goals`, `no Hark record`. */
 function count(list: readonly GuardRecord[]): string {
   const decisions = list.filter((r) => r.kind !== 'non-goal').length
-  const nonGoals = list.length - decisions
-  const parts: string[] = []
-  if (decisions > 0) parts.push(decisions === 1 ? 'a Hark decision' : `${decisions} Hark decisions`)
-  if (nonGoals > 0) parts.push(nonGoals === 1 ? `a ${decisions > 0 ? '' : 'Hark '}non-goal` : `${nonGoals} ${decisions > 0 ? '' : 'Hark '}non-goals`)
+  const parts = [amount(decisions, 'Hark decision'), amount(list.length - decisions, decisions > 0 ? 'non-goal' : 'Hark non-goal')].filter((p) => p !== '')
   return parts.length === 0 ? 'no Hark record' : parts.join(' and ')
+}
+
+/** `a thing`, `n things`, or `''` for none. */
+function amount(n: number, thing: string): string {
+  return n === 0 ? '' : n === 1 ? `a ${thing}` : `${n} ${thing}s`
 }
 
 function label(r: GuardRecord): string {

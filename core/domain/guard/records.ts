@@ -49,167 +49,131 @@ const SETTLEDNESS_FIELDS = ['status', 'acceptance', 'applicability'] as const
  */
 export function isSettled(record: Record<string, unknown>): boolean {
   const o = object(record)
-  if (o === undefined) return false
+  if (o === undefined || isSet(o['superseded_by']) || o['accepted'] === false) return false
   for (let i = 0; i < SETTLEDNESS_FIELDS.length; i++) {
     const v = o[SETTLEDNESS_FIELDS[i] as string]
     if (typeof v === 'string' && UNSETTLED.test(v.toLowerCase())) return false
   }
-  if (isSet(o['superseded_by'])) return false
-  return o['accepted'] !== false
+  return true
 }
 
 function isSet(v: unknown): boolean {
-  if (v === undefined || v === null || v === false) return false
   if (typeof v === 'string') return v.trim() !== ''
   if (typeof v === 'number') return Number.isFinite(v)
   if (Array.isArray(v)) return v.length > 0
-  if (typeof v === 'object') return Object.keys(v).length > 0
-  return v === true
+  return typeof v === 'object' && v !== null ? Object.keys(v).length > 0 : v === true
 }
 
 // ---------------------------------------------------------------------------------------------
 // Scope
 
 const TITLE_KEYS = ['title', 'text', 'summary', 'name'] as const
-/** Glob or path characters: a loose value holding one is a path, otherwise an area word. */
-const PATH_CHAR = /[/*?.[\]{}]/
-/** One folder name an area may stand for: letters, marks, digits, `_ - . @ +` and inner spaces. */
-const AREA_SEGMENT = /^[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?$/u
+/** Glob or path characters (`\\` too, read as `/`): a loose value holding one is a path, otherwise an area word. */
+const PATH_CHAR = /[/\\*?.[\]{}]/
+/** One folder name an area may stand for: letters, marks, digits, `_ - . @ +` and inner spaces, not dots alone. */
+const AREA_SEGMENT = /^(?!\.+$)[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?$/u
 /** C0/C1 controls, and format characters (bidi overrides, zero-width marks). */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu
 /** Words joining a written list that are never scopes themselves (`scope: billing and payments`). */
 const JOINERS = new Set(['and', 'or', '&', '+'])
 
 /**
+ * The structured fields, in the order read, each after the letter of how its values are read: `p` as
+ * paths, `a` as areas (nested ones too), `o` loose or as scope objects (loose values from the text: `t`).
+ */
+const RECORD_FIELDS = 'oscope pscope_paths ppaths pfiles ascope_area ascope_areas aareas aarea oscopes oapplies_to'.split(' ')
+/** The fields of a scope object (`scope: { paths, areas }`). */
+const SCOPE_FIELDS = 'ppaths aareas aarea'.split(' ')
+
+/**
  * The scope of one record. Structured fields win: paths from `scope.paths`, `scope_paths`, `paths`,
  * `files`; areas from `scope_area`, `scope_areas`, `scope.areas`, `scope.area`, `areas`, `area`; loose
  * values from `scope` as a string or list, `scopes`, `applies_to`. Only when those give nothing usable
  * does the text count: `(scope: …)` markers in the title and `scope:` lines in the body.
- * `scope_version` and `scope_audience` are never read.
+ * `scope_version` and `scope_audience` are never read. Each path and area is kept once, in lists of at
+ * most 16 (no Set to spread at the end).
  */
 export function scopeOf(record: Record<string, unknown>): Scope {
   const o = object(record)
-  if (o === undefined) return { paths: [], areas: [] }
-  const acc = new ScopeBuilder()
+  const paths: string[] = []
+  const areas: string[] = []
+  if (o === undefined) return { paths, areas }
 
-  const scope = o['scope']
-  const scopeObject = object(scope)
-  if (scopeObject !== undefined) acc.fromScopeObject(scopeObject)
-  else acc.loose(scope, true)
-  acc.paths(o['scope_paths'])
-  acc.paths(o['paths'])
-  acc.paths(o['files'])
-  acc.areas(o['scope_area'])
-  acc.areas(o['scope_areas'])
-  acc.areas(o['areas'])
-  acc.areas(o['area'])
-  acc.loose(o['scopes'], true)
-  acc.loose(o['applies_to'], true)
-  if (!acc.isEmpty()) return acc.build()
-
-  const titleRaw = rawTitle(o)
-  if (titleRaw !== undefined) {
-    for (const value of scopeMarkers(titleRaw)) acc.loose(value, false)
-    acc.scopeLines(lines(titleRaw).slice(1))
-  }
-  const body = o['body']
-  if (typeof body === 'string') acc.scopeLines(lines(body))
-  return acc.build()
-}
-
-/** A record's paths and areas, each kept once (lists of at most 16: no Set to spread at the end). */
-class ScopeBuilder {
-  private readonly pathList: string[] = []
-  private readonly areaList: string[] = []
-
-  isEmpty(): boolean {
-    return this.pathList.length === 0 && this.areaList.length === 0
-  }
-
-  build(): Scope {
-    return { paths: this.pathList, areas: this.areaList }
-  }
-
-  fromScopeObject(s: Record<string, unknown>): void {
-    this.paths(s['paths'])
-    this.areas(s['areas'])
-    this.areas(s['area'])
-  }
-
-  // Most fields are absent: passed over before `values` makes an empty list for them.
-  paths(v: unknown): void {
-    if (v === undefined) return
-    const list = values(v)
-    for (let i = 0; i < list.length; i++) this.addPath(list[i] as string)
-  }
-
-  areas(v: unknown): void {
-    if (v === undefined) return
-    const list = values(v)
-    for (let i = 0; i < list.length; i++) this.addArea(list[i] as string, true)
-  }
-
-  /** Values that say nothing of their kind: each is a path when it has a path character, else an area. */
-  loose(v: unknown, objects: boolean): void {
-    if (v === undefined) return
-    if (objects && Array.isArray(v)) {
-      for (const item of v.slice(0, 64)) {
-        const o = object(item)
-        if (o !== undefined) this.fromScopeObject(o)
-      }
-    }
-    if (objects) {
-      const o = object(v)
-      if (o !== undefined) return this.fromScopeObject(o)
-    }
-    const list = values(v)
+  function fields(from: Record<string, unknown>, list: readonly string[]): void {
     for (let i = 0; i < list.length; i++) {
-      const raw = list[i] as string
-      if (PATH_CHAR.test(raw.replaceAll('\\', '/'))) this.addPath(raw)
-      else this.addArea(raw, false)
+      const field = list[i] as string
+      add(from[field.slice(1)], field[0] as string)
     }
+  }
+
+  /**
+   * The values of `v`, read as `kind` says (RECORD_FIELDS); loose ones are paths when they hold a path
+   * character, else areas. A string is a list separated by commas, semicolons or white space (splitList);
+   * each string element of a list, of its first 64, is one value, taken whole (so a path with a space fits
+   * in a list). Other types give nothing.
+   */
+  function add(v: unknown, kind: string): void {
+    // Most fields are absent: passed over before `values` makes an empty list for them.
+    if (v === undefined) return
+    if (kind === 'o') {
+      for (let i = 0; Array.isArray(v) && i < v.length && i < 64; i++) {
+        const item = object(v[i])
+        if (item !== undefined) fields(item, SCOPE_FIELDS)
+      }
+      const scope = object(v)
+      if (scope !== undefined) return fields(scope, SCOPE_FIELDS)
+    }
+    const list: unknown[] = typeof v === 'string' ? splitList(v) : Array.isArray(v) ? v.slice(0, 64) : []
+    for (let i = 0; i < list.length; i++) {
+      const raw = list[i]
+      if (typeof raw !== 'string') continue
+      if (kind === 'p' || (kind !== 'a' && PATH_CHAR.test(raw))) addPath(raw)
+      else addArea(raw, kind === 'a')
+    }
+  }
+
+  function addPath(raw: string): void {
+    if (paths.length >= GUARD_LIMITS.globsPerRecord) return
+    const p = cleanValue(raw).replaceAll('\\', '/')
+    if (p === '' || p.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(p) || paths.includes(p)) return
+    paths.push(p)
+  }
+
+  function addArea(raw: string, nested: boolean): void {
+    if (areas.length >= GUARD_LIMITS.areasPerRecord) return
+    const a = replaced(cleanValue(raw).replaceAll('\\', '/'), /^\/+|\/+$/g, '')
+    if (a === '' || a.length > GUARD_LIMITS.areaLength || (!nested && a.includes('/'))) return
+    const segments = a.split('/')
+    for (let i = 0; i < segments.length; i++) if (!AREA_SEGMENT.test(segments[i] as string)) return
+    if (!JOINERS.has(a.toLowerCase()) && !areas.includes(a)) areas.push(a)
   }
 
   /** `scope: …` lines (also `- Scope: …`, `**Scope:** …`); `scope_version:` and the like are not. */
-  scopeLines(lines: readonly string[]): void {
-    for (let i = 0; i < lines.length && i < 500; i++) {
-      const m = /^[ \t]*(?:[-*•>+][ \t]+)?(?:\*\*|__|\*|_)?scopes?(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(.*)$/i.exec(lines[i] as string)
-      if (m !== null) this.loose(m[1], false)
+  function scopeLines(list: readonly string[]): void {
+    for (let i = 0; i < list.length && i < 500; i++) {
+      const m = /^[ \t]*(?:[-*•>+][ \t]+)?(?:\*\*|__|\*|_)?scopes?(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(.*)$/i.exec(list[i] as string)
+      if (m !== null) add(m[1], 't')
     }
   }
 
-  private addPath(raw: string): void {
-    if (this.pathList.length >= GUARD_LIMITS.globsPerRecord) return
-    const p = cleanValue(raw).replaceAll('\\', '/')
-    if (p === '' || p.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(p) || this.pathList.includes(p)) return
-    this.pathList.push(p)
+  fields(o, RECORD_FIELDS)
+  if (paths.length > 0 || areas.length > 0) return { paths, areas }
+  const title = rawTitle(o)
+  if (title !== undefined) {
+    const found = markers(title).contents
+    for (let i = 0; i < found.length; i++) add(found[i], 't')
+    scopeLines(lines(title).slice(1))
   }
-
-  private addArea(raw: string, nested: boolean): void {
-    if (this.areaList.length >= GUARD_LIMITS.areasPerRecord) return
-    const a = replaced(cleanValue(raw).replaceAll('\\', '/'), /^\/+|\/+$/g, '')
-    if (a === '' || a.length > GUARD_LIMITS.areaLength) return
-    const segments = a.split('/')
-    if (!nested && segments.length > 1) return
-    for (let i = 0; i < segments.length; i++) if (!AREA_SEGMENT.test(segments[i] as string) || /^\.+$/.test(segments[i] as string)) return
-    if (JOINERS.has(a.toLowerCase()) || this.areaList.includes(a)) return
-    this.areaList.push(a)
-  }
+  const body = o['body']
+  if (typeof body === 'string') scopeLines(lines(body))
+  return { paths, areas }
 }
 
 /**
- * The strings a value holds: a string is a list separated by commas, semicolons or white space
- * (not inside `{}`, `[]` or `()`, so `src/{db,billing}/**` stays whole); each string element of a list
- * is one value, taken whole (so a path with a space fits in a list). Other types give nothing.
+ * A list separated by commas, semicolons or white space, not inside `{}`, `[]` or `()` (so
+ * `src/{db,billing}/**` stays whole), each value cleaned and without the sentence punctuation around it
+ * (`billing.` at the end of a line); joining words are dropped.
  */
-function values(v: unknown): string[] {
-  if (typeof v === 'string') return splitList(v)
-  if (!Array.isArray(v)) return []
-  const out: string[] = []
-  for (let i = 0; i < v.length && i < 64; i++) if (typeof v[i] === 'string') out.push(v[i] as string)
-  return out
-}
-
 function splitList(s: string): string[] {
   const out: string[] = []
   const text = s.slice(0, 4_000)
@@ -221,17 +185,12 @@ function splitList(s: string): string[] {
     else if ((ch === '}' || ch === ']' || ch === ')') && depth > 0) depth--
     // `trim` removes what `\s` matches (white space and line ends), without a regex call per character.
     else if ((depth === 0 && (ch === ',' || ch === ';' || ch.trim() === '')) || i === text.length) {
-      const v = trimListValue(text.slice(start, i))
+      const v = cleanValue(replaced(cleanValue(text.slice(start, i)), /[.,;:]+$/, ''))
       if (v !== '' && !JOINERS.has(v.toLowerCase())) out.push(v)
       start = i + 1
     }
   }
   return out
-}
-
-/** A list value without the sentence punctuation around it (`billing.` at the end of a line). */
-function trimListValue(v: string): string {
-  return cleanValue(replaced(cleanValue(v), /[.,;:]+$/, ''))
 }
 
 /** Trimmed, NFC, without surrounding quotes or backticks (`` `src/db/**` `` in a markdown body). */
@@ -258,17 +217,18 @@ function rawTitle(o: Record<string, unknown>): string | undefined {
   return undefined
 }
 
-/** The contents of each `(scope: …)` marker, parentheses balanced (`(scope: app/(auth)/**)`). */
-function scopeMarkers(s: string): string[] {
-  return markerSpans(s).map(([start, end]) => s.slice(start, end).replace(/^\(\s*scopes?\s*:/i, '').replace(/\)$/, ''))
-}
-
-function markerSpans(s: string): [number, number][] {
-  const spans: [number, number][] = []
-  if (!s.includes('(')) return spans // most titles: no marker to look for
+/**
+ * The `(scope: …)` markers of `s`, parentheses balanced (`(scope: app/(auth)/**)`), at most 8: their
+ * contents, and `s` without them (and without the space a marker leaves before punctuation).
+ */
+function markers(s: string): { contents: string[]; rest: string } {
+  const contents: string[] = []
+  let rest = ''
+  let at = 0
   const re = /\(\s*scopes?\s*:/gi
   let m: RegExpExecArray | null
-  while ((m = re.exec(s)) !== null && spans.length < 8) {
+  // Most titles: no marker to look for.
+  while (s.includes('(') && (m = re.exec(s)) !== null && contents.length < 8) {
     let depth = 0
     let end = s.length
     for (let i = m.index; i < s.length; i++) {
@@ -278,24 +238,12 @@ function markerSpans(s: string): [number, number][] {
         break
       }
     }
-    spans.push([m.index, end])
-    re.lastIndex = end
+    contents.push(s.slice(re.lastIndex, end).replace(/\)$/, ''))
+    rest += s.slice(at, m.index)
+    at = re.lastIndex = end
+    if (/^[ \t]*(?:[,.;:!?)]|$)/.test(s.slice(at, at + 80))) rest = rest.replace(/[ \t]+$/, '')
   }
-  return spans
-}
-
-/** `s` without its `(scope: …)` markers, and without the space a marker leaves before punctuation. */
-function withoutMarkers(s: string): string {
-  let out = ''
-  let at = 0
-  const spans = markerSpans(s)
-  for (let i = 0; i < spans.length; i++) {
-    const [start, end] = spans[i] as [number, number]
-    out += s.slice(at, start)
-    at = end
-    if (/^[ \t]*(?:[,.;:!?)]|$)/.test(s.slice(at, at + 80))) out = out.replace(/[ \t]+$/, '')
-  }
-  return out + s.slice(at)
+  return { contents, rest: rest + s.slice(at) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,27 +259,26 @@ export function parseDecisionEntries(payload: unknown): GuardRecord[] {
       return []
     }
   }
-  const entries = Array.isArray(p) ? p : object(p)?.['entries']
-  return Array.isArray(entries) ? parseRecords(entries, 'decision') : []
+  return parseRecords(Array.isArray(p) ? p : object(p)?.['entries'], 'decision')
 }
 
 /** The brief's build_state.non_goals items (strings or objects, HARK-API) → the scoped non-goals. */
 export function parseNonGoals(items: readonly unknown[]): GuardRecord[] {
-  return Array.isArray(items) ? parseRecords(items, 'non-goal') : []
+  return parseRecords(items, 'non-goal')
 }
 
-function parseRecords(list: readonly unknown[], kind: GuardRecord['kind']): GuardRecord[] {
+/** The settled, scoped records of `list` (none when it is not an array), each key once. */
+function parseRecords(list: unknown, kind: GuardRecord['kind']): GuardRecord[] {
   const out: GuardRecord[] = []
   const seen = new Set<string>()
-  for (let i = 0; i < list.length && i < GUARD_LIMITS.scannedEntries; i++) {
+  for (let i = 0; Array.isArray(list) && i < list.length && i < GUARD_LIMITS.scannedEntries && out.length < GUARD_LIMITS.records; i++) {
     const raw = list[i]
     const o = typeof raw === 'string' ? { title: raw } : object(raw)
-    if (o === undefined || !isSettled(o)) continue
-    const record = guardRecordOf(o, kind)
-    if (record === undefined || seen.has(record.key)) continue
-    seen.add(record.key)
-    out.push(record)
-    if (out.length >= GUARD_LIMITS.records) break
+    const record = o !== undefined && isSettled(o) ? guardRecordOf(o, kind) : undefined
+    if (record !== undefined && !seen.has(record.key)) {
+      seen.add(record.key)
+      out.push(record)
+    }
   }
   return out
 }
@@ -341,12 +288,11 @@ function guardRecordOf(o: Record<string, unknown>, kind: GuardRecord['kind']): G
   if (scope.paths.length === 0 && scope.areas.length === 0) return undefined
   const raw = rawTitle(o)
   // A title with no marker and one line is its own headline (most are: one test instead of three passes).
-  const headline = raw === undefined ? '' : /[(\r\n]/.test(raw) ? firstLine(lines(withoutMarkers(raw))) : raw
-  const words = display(headline, GUARD_LIMITS.titleLength)
-  const title = words !== '' ? words : kind === 'decision' ? 'Untitled decision' : 'Untitled non-goal'
+  const headline = raw === undefined ? '' : /[(\r\n]/.test(raw) ? firstLine(lines(markers(raw).rest)) : raw
+  const title = display(headline, GUARD_LIMITS.titleLength) || `Untitled ${kind}`
   const why = display(o['why'], GUARD_LIMITS.whyLength) || display(o['rationale'], GUARD_LIMITS.whyLength)
   const id = idOf(o['id'])
-  const identity = id !== undefined ? `id:${id}` : `title:${words !== '' ? words : title}`
+  const identity = id !== undefined ? `id:${id}` : `title:${title}`
   const key = kind === 'decision' ? identity : `non-goal:${identity}`
   return why === '' ? { key, kind, title, scope } : { key, kind, title, why, scope }
 }
