@@ -90,6 +90,9 @@ describe('matching (SPEC.md: paths by glob, areas by folder)', () => {
     [{ paths: ['[!a]*.ts'] }, 'b.ts', true], // `[!…]` and `[^…]` negate
     [{ paths: ['[!a]*.ts'] }, 'a.ts', false],
     [{ paths: ['[[:digit:]]*.sql'] }, 'db/001.sql', true],
+    // a class name every object has is no POSIX class: the glob is refused, the record's other glob still guards
+    [{ paths: ['[[:constructor:]]*.sql', 'db/**'] }, 'db/001.sql', true],
+    [{ paths: ['[[:toString:]]', 'db/**'] }, 'toString', false],
     [{ paths: ['src/{db,billing}/**'] }, 'src/billing/x.ts', true], // braces expand
     [{ paths: ['*.{ts,tsx}'] }, 'src/a.tsx', true],
     [{ paths: ['{src/db,*.sql}'] }, 'lib/x.sql', true], // each alternative read on its own

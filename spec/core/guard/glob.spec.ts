@@ -43,6 +43,8 @@ describe('reading a glob before picomatch (docs/guard.md, Glob semantics and Per
     // bracket expressions a regex can't hold
     ['[z-a]', false],
     ['[[:foo:]]', false],
+    ['[[:constructor:]]', false],
+    ['[[:__proto__:]]x', false],
     ['[\u{1F600}]', false],
   ])('glob %s is kept: %s', (glob, kept) => {
     expect(prepareGlob(glob) !== undefined).toBe(kept)
