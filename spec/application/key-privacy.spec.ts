@@ -188,7 +188,9 @@ function leaks(key: string, data: Map<string, unknown>, seen: Seen): string[] {
   }
   for (const { headers, body } of seen.requests) {
     for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() !== 'authorization') check(`header ${name}`, `${name}: ${value}`)
-    check('request body', body)
+    // The body as sent, each JSON escape as one character no key holds: an escape's letter next to the text
+    // around it (`n\\nCG…` for the notes `n⏎CG…`) is not the key; every string in it is checked decoded below.
+    check('request body', body.replace(/\\(?:u[0-9a-fA-F]{4}|.)/g, '\u0000'))
     for (const s of stringsIn(JSON.parse(body))) check('request body', s)
   }
   return found
@@ -324,6 +326,16 @@ describe('the access key, only in the Authorization header', () => {
 
 // The counterexamples the properties found (shrunk by fast-check), as plain regression tests.
 describe('leaks the properties found', () => {
+  test.each([
+    ['nCG.`GbD-atU', ' n\nCG.`GbD-atU '],
+    ['!         #\\   !', ' !         #\n\\   ! '],
+  ])('notes holding the key %j split after its first piece of text: the session sends no piece of it', async (key, answer) => {
+    const report: BashReport = { command: 'git commit -m "Fix the rounding"', failed: false, commit: { sha: '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b' } }
+    const { data, seen } = await session(key, {}, report, answer)
+    expect(seen.requests.some((r) => r.body.includes('"end_session"'))).toBe(true)
+    expect(leaks(key, data, seen)).toEqual([])
+  })
+
   const gone = (text: string, key: string) => expect(leakIn(text, key)).toBeUndefined()
 
   test('notes holding the key in another case: `!   a" #` for the key `!   A" #`', () => {
