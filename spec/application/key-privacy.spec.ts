@@ -329,7 +329,7 @@ describe('leaks the properties found', () => {
   test.each([
     ['nCG.`GbD-atU', ' n\nCG.`GbD-atU '],
     ['!         #\\   !', ' !         #\n\\   ! '],
-  ])('notes holding the key %j split after its first piece of text: the session sends no piece of it', async (key, answer) => {
+  ])('notes holding the key %j split where the line end’s JSON escape meets it: no piece of it is sent', async (key, answer) => {
     const report: BashReport = { command: 'git commit -m "Fix the rounding"', failed: false, commit: { sha: '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b' } }
     const { data, seen } = await session(key, {}, report, answer)
     expect(seen.requests.some((r) => r.body.includes('"end_session"'))).toBe(true)
