@@ -144,20 +144,14 @@ export class BriefService {
 export function showStatusLine(start: StartReads, conversation: ConversationReads, settings: Settings, state: BriefReads, host: Host): void {
   const project = start.project
   if (project === undefined) return
-  if (settings.accessKey === undefined) {
-    host.status(statusLine({ kind: 'no-key', venture: project.venture }))
-    return
-  }
+  const { venture } = project
   const status = conversation.view?.status ?? conversation.record?.status
-  if (state.keyRefused) {
-    host.status(statusLine({ kind: 'key-refused', venture: project.venture }))
-    return
-  }
-  if (!state.online && state.brief === undefined) {
-    host.status(statusLine({ kind: 'offline', venture: project.venture }))
-    return
-  }
-  host.status(statusLine({ kind: 'online', venture: project.venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 }))
+  host.status(statusLine(
+    settings.accessKey === undefined ? { kind: 'no-key', venture }
+    : state.keyRefused ? { kind: 'key-refused', venture }
+    : !state.online && state.brief === undefined ? { kind: 'offline', venture }
+    : { kind: 'online', venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 },
+  ))
 }
 
 /** What everyone but its writers reads of the conversation's brief. */
@@ -190,51 +184,37 @@ export interface KeyRefusedWrites extends BriefReads {
 
 /** The conversation's brief. Written by BriefService (`BriefState`) and KeyWatch (`KeyRefusedWrites`). */
 export class BriefState implements KeyRefusedWrites {
-  private latest: Brief | undefined
-  private reached = false
+  brief: Brief | undefined
+  online = false
+  askedAt = 0
+  keyRefused = false
   private first: Promise<void> | undefined
-  private lastAsked = 0
-  private refusedKey = false
-
-  get brief(): Brief | undefined {
-    return this.latest
-  }
-  get keyRefused(): boolean {
-    return this.refusedKey
-  }
 
   noteKeyRefused(): boolean {
-    const changed = !this.refusedKey
-    this.refusedKey = true
+    const changed = !this.keyRefused
+    this.keyRefused = true
     return changed
-  }
-  get online(): boolean {
-    return this.reached
   }
 
   firstBrief(): Promise<void> {
     return this.first ?? Promise.resolve()
   }
 
-  get askedAt(): number {
-    return this.lastAsked
-  }
-
   /** `undo` puts back the time before a request that opened nothing. */
   requested(at: number, undo = false): void {
-    this.lastAsked = undo ? at : Math.max(this.lastAsked, at)
+    this.askedAt = undo ? at : Math.max(this.askedAt, at)
   }
   begin(first: Promise<void>): void {
     this.first = first
   }
   got(brief: Brief): void {
-    this.latest = brief
-    this.reached = true
-    this.refusedKey = false
+    this.brief = brief
+    this.online = true
+    this.keyRefused = false
   }
-  /** `refusedKey`: Hark refused the access key (HTTP 401 or 403). */
-  missed(refusedKey = false): void {
-    this.reached = false
-    this.refusedKey = refusedKey
+  /** `keyRefused`: Hark refused the access key (HTTP 401 or 403). */
+  missed(keyRefused = false): void {
+    this.online = false
+    this.keyRefused = keyRefused
   }
 }
