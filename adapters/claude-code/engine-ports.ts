@@ -5,6 +5,7 @@
  * never `$`. Built afresh for every hook call, so each call's waits count against its own hook.
  */
 import type { EngineInterface } from 'claude-code'
+import { quiet } from '../../core/application/deadline'
 import type { Clock } from '../../core/ports/clock.port'
 import type { Files } from '../../core/ports/files.port'
 import type { Host } from '../../core/ports/host.port'
@@ -37,7 +38,7 @@ export function enginePortsOf($: EngineInterface): EnginePorts {
     },
     clock: {
       now: () => $.clock.now(),
-      sleep: (ms, signal) => $.clock.sleep(ms, signal === undefined ? undefined : { signal }).catch(() => undefined),
+      sleep: (ms, signal) => quiet($.clock.sleep(ms, signal === undefined ? undefined : { signal })),
     },
     host: {
       status: (text) => $.ui.status(text),
@@ -49,7 +50,7 @@ export function enginePortsOf($: EngineInterface): EnginePorts {
       refreshContext: () => $.ui.invalidate('prompt.context'),
     },
     files: {
-      readText: (path) => $.fs.read(path).catch(() => undefined),
+      readText: (path) => quiet($.fs.read(path)),
       realPath: (path) => $.fs.stat(path, { resolve: true }).then(
         (stat: { realPath?: unknown } | undefined) => (typeof stat?.realPath === 'string' && stat.realPath !== '' ? stat.realPath : undefined),
         () => undefined,
@@ -58,7 +59,7 @@ export function enginePortsOf($: EngineInterface): EnginePorts {
         (stat) => (stat.kind === 'file' ? stat.size : undefined),
         () => undefined,
       ),
-      readRange: (path, offset, length) => $.fs.read(path, { offset, length }).catch(() => undefined),
+      readRange: (path, offset, length) => quiet($.fs.read(path, { offset, length })),
     },
     session: {
       id: () => $.session.id(),
@@ -67,7 +68,7 @@ export function enginePortsOf($: EngineInterface): EnginePorts {
       turns: () => $.session.turns(),
       engineVersion: async () => (await $.session.version()).version,
       pluginVersion: async () => {
-        const text = await $.fs.read(`${$.plugin.root}/.claude-plugin/plugin.json`).catch(() => undefined)
+        const text = await quiet($.fs.read(`${$.plugin.root}/.claude-plugin/plugin.json`))
         if (text === undefined) return undefined
         try {
           const version = (JSON.parse(text) as { version?: unknown }).version

@@ -7,6 +7,7 @@
  * changes, and an id for a request made before any conversation loaded), through its two methods.
  */
 import type { ConversationReads } from '../../core/application/conversation-state'
+import { quiet } from '../../core/application/deadline'
 import type { Settings } from '../../core/application/settings'
 import { newConversationId, type ConversationId } from '../../core/domain/conversation/keys'
 import type { Entropy } from '../../core/ports/entropy.port'
@@ -40,7 +41,7 @@ export function harkIdentity(settings: Settings, conversation: ConversationReads
     },
     userAgent: () =>
       cache.userAgent(async () => {
-        const [plugin, engine] = await Promise.all([session.pluginVersion().catch(() => undefined), session.engineVersion().catch(() => 'unknown')])
+        const [plugin, engine] = await Promise.all([quiet(session.pluginVersion()), session.engineVersion().catch(() => 'unknown')])
         return `hark-mod/${plugin ?? 'unknown'} (claude-code/${engine})`
       }),
   }

@@ -14,7 +14,7 @@ import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { BriefCache } from './brief-cache'
 import type { ConversationReads } from './conversation-state'
-import { within } from './deadline'
+import { quiet, within } from './deadline'
 import type { Settings } from './settings'
 import type { RecordRepository } from './record-repository'
 import type { StartReads } from './start-session'
@@ -49,7 +49,7 @@ export class BriefService {
 
   /** The project's cached brief (`brief:<project code>`), read at start beside the conversation. Never rejects. */
   cached(venture: string): Promise<CachedBrief | undefined> {
-    return this.cache.read(venture).catch(() => undefined)
+    return quiet(this.cache.read(venture))
   }
 
   /**
@@ -122,7 +122,7 @@ export class BriefService {
     // In memory at once (so the status line shows it now), stored after the hook.
     void this.records.record((record) => ({ ...record, briefAt: now, openedAt: now, status }), now)
     this.showStatus()
-    this.cache.write(venture, { text: brief.text, fetchedAt: now }).catch(() => undefined)
+    void quiet(this.cache.write(venture, { text: brief.text, fetchedAt: now }))
   }
 
   /** SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark. */

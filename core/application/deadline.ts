@@ -3,6 +3,11 @@ import type { Clock } from '../ports/clock.port'
 /** The outcome of a wait that may run out. */
 export type Timed<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly reason: 'timeout' | 'error'; readonly error?: unknown }
 
+/** `promise`, with a rejection read as undefined. */
+export function quiet<T>(promise: Promise<T>): Promise<T | undefined> {
+  return promise.catch(() => undefined)
+}
+
 /**
  * Waits for `work` at most `ms` (by the engine's clock). Never rejects: a rejection becomes
  * `{ done: false, reason: 'error' }`. The clock's wait is let go as soon as `work` settles. `ms` may be

@@ -15,7 +15,7 @@ import type { Clock } from '../ports/clock.port'
 import type { SessionInfo } from '../ports/session.port'
 import type { ConversationReads } from './conversation-state'
 import type { StoreCalls, StoreHealthReads } from './store-calls'
-import { within } from './deadline'
+import { quiet, within } from './deadline'
 import type { DeliverLater } from './deliver-later'
 import type { HarkAnswer, HarkAnswersReads } from './hark-answers'
 import type { Settings } from './settings'
@@ -137,8 +137,8 @@ export class Doctor {
       project === undefined ? this.places() : Promise.resolve([]),
       this.storeFacts(),
       this.start.activeProject === undefined ? Promise.resolve(0) : this.delivery.waiting(this.start.activeProject.venture).catch(() => 0),
-      this.session.pluginVersion().catch(() => undefined),
-      this.session.engineVersion().catch(() => undefined),
+      quiet(this.session.pluginVersion()),
+      quiet(this.session.engineVersion()),
     ])
     return renderDoctor({
       project,
@@ -157,7 +157,7 @@ export class Doctor {
   /** The files the start looks for (SPEC.md, Setup 1), recomputed from the session's folder. */
   private async places(): Promise<string[]> {
     try {
-      const [cwd, platform] = await Promise.all([this.session.cwd(), this.session.platform().catch(() => undefined)])
+      const [cwd, platform] = await Promise.all([this.session.cwd(), quiet(this.session.platform())])
       return projectFileCandidates(cwd, pathRules(platform, cwd)).map((c) => c.path)
     } catch {
       return []

@@ -16,7 +16,7 @@ import { sanitizeRecord } from '../domain/conversation/sanitize'
 import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
 import type { Host } from '../ports/host.port'
-import { describeError, within } from './deadline'
+import { describeError, quiet, within } from './deadline'
 import type { ConversationState, OpenConversation, Others } from './conversation-state'
 import type { StoreCallOptions, StoreCalls } from './store-calls'
 
@@ -41,7 +41,7 @@ export class SaveQueue {
   /** Runs `work` after everything queued before it; resolves to its outcome. */
   queue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.chain.then(work)
-    this.chain = run.catch(() => undefined)
+    this.chain = quiet(run)
     return run
   }
 }
@@ -132,7 +132,7 @@ export class RecordRepository {
    */
   readAhead(options: StoreCallOptions = {}): void {
     const open = this.conversation.open
-    if (open !== undefined) this.conversation.readAhead = this.saves.queue(() => this.read(open, options)).catch(() => undefined)
+    if (open !== undefined) this.conversation.readAhead = quiet(this.saves.queue(() => this.read(open, options)))
   }
 
   /**

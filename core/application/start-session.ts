@@ -12,7 +12,7 @@ import type { ProjectRef } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
-import { describeError, within } from './deadline'
+import { describeError, quiet, within } from './deadline'
 import type { FindProject } from './find-project'
 import type { LoadConversation } from './load-conversation'
 import { STORE_WAIT_EXIT_MS } from './store-calls'
@@ -120,7 +120,7 @@ export class StartState implements BriefOwedWrites {
     return owed
   }
   beginHousekeeping(chores: Promise<void>): void {
-    this.chores = chores.catch(() => undefined)
+    this.chores = quiet(chores)
   }
   begin(run: () => Promise<void>): Promise<void> {
     return (this.starting ??= run())
