@@ -140,9 +140,9 @@ function bashReport(e: ToolCallInput, result: ToolCallResult): BashReport | unde
     timedOut,
     background,
     refused: failed && !exited && !timedOut && !interrupted,
-    ...(typeof record['stdout'] === 'string' ? { stdout: record['stdout'] } : {}),
-    ...(typeof commit === 'string' ? { commit: { sha: commit } } : {}),
-    ...(typeof pr === 'string' ? { pullRequestUrl: pr } : {}),
+    ...(typeof record['stdout'] === 'string' && { stdout: record['stdout'] }),
+    ...(typeof commit === 'string' && { commit: { sha: commit } }),
+    ...(typeof pr === 'string' && { pullRequestUrl: pr }),
   }
 }
 

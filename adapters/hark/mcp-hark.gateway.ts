@@ -52,7 +52,7 @@ export class McpHarkGateway implements HarkGateway {
   ) {}
 
   async getBrief(venture: Venture, options?: HarkCallOptions) {
-    return this.map(await this.call('get_agent_brief', { venture, depth: 'compact' }, options), (payload) => parseBrief(payload), 'no brief in the reply')
+    return this.map(await this.call('get_agent_brief', { venture, depth: 'compact' }, options), parseBrief, 'no brief in the reply')
   }
 
   async listDecisions(venture: Venture, options?: HarkCallOptions) {

@@ -92,7 +92,7 @@ export class HandoffClaim {
       if (claim?.key !== undefined) await this.claims.release(claim.key, options)
       return undefined
     }
-    return { at, segment: view.segment, others: read.value, ...(claim === undefined ? {} : { claim }) }
+    return { at, segment: view.segment, others: read.value, ...(claim !== undefined && { claim }) }
   }
 
   /**
