@@ -20,14 +20,12 @@ export class IdentityCache {
 
   /** The User-Agent, worked out once per load. */
   async userAgent(work: () => Promise<string>): Promise<string> {
-    this.agent ??= await work()
-    return this.agent
+    return (this.agent ??= await work())
   }
 
   /** One id for every request made before a conversation loaded. */
   fallbackConversationId(make: () => ConversationId): ConversationId {
-    this.fallbackId ??= make()
-    return this.fallbackId
+    return (this.fallbackId ??= make())
   }
 }
 
