@@ -203,9 +203,9 @@ export async function onSessionEnd(app: Application, $: EngineInterface, e: Sess
  * now; a budget already spent leaves no time, not a fresh window.
  */
 export function exitWindow(next: Next<'session.end'>): ExitWindow {
-  if (Number.isFinite(next.budget.remainingMs)) return { left: () => Math.max(0, next.budget.remainingMs) }
+  const reported = Number.isFinite(next.budget.remainingMs)
   const start = performance.now()
-  return { left: () => Math.max(0, 1_500 - (performance.now() - start)) }
+  return { left: () => Math.max(0, reported ? next.budget.remainingMs : 1_500 - (performance.now() - start)) }
 }
 
 export async function onHarkCommand(app: Application, $: EngineInterface, e: CommandRunInput) {

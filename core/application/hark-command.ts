@@ -12,7 +12,6 @@
 import { renderBriefText } from '../domain/brief'
 import { describeItem } from '../domain/item'
 import { isProjectId, type Venture } from '../domain/project'
-import type { Clock } from '../ports/clock.port'
 import type { HarkFailureKind, HarkGateway } from '../ports/hark.port'
 import type { BriefService } from './brief-service'
 import type { ConversationReads } from './conversation-state'
@@ -59,7 +58,6 @@ export class HarkCommand {
     private readonly handOff: HandOff,
     private readonly hark: HarkGateway,
     private readonly store: RecordRepository,
-    private readonly clock: Clock,
     private readonly delivery: DeliverLater,
     private readonly doctor: Doctor,
   ) {}
@@ -141,9 +139,8 @@ export class HarkCommand {
     const result = await this.hark.listCandidates(venture)
     if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).${keyHelp(result)}`
     const { items, total } = result.value
-    const now = await this.clock.now()
     const state = this.conversation.view?.status?.state ?? this.briefs.brief?.handoffState ?? 'Open'
-    await this.store.save((record) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: Math.min(total, 9_999), at: now } }))
+    await this.store.save((record, { now }) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: Math.min(total, 9_999), at: now } }))
     this.briefs.showStatus()
     if (total === 0) return `No proposals wait for a person in ${venture}.`
     const lines = items.slice(0, 50).map((item) => `- ${describeItem(item)}`)
