@@ -36,17 +36,6 @@ export class BriefService {
     return this.state.brief
   }
 
-  /**
-   * SPEC.md, session.start: the start's brief, got in the background so that the start never waits on
-   * Hark; the first message's context, the edit guard and the handoff wait for it (`firstBrief`).
-   */
-  beginFirst(get: () => Promise<unknown>): void {
-    this.state.begin(get().then(
-      () => undefined,
-      () => undefined,
-    ))
-  }
-
   /** The project's cached brief (`brief:<project code>`), read at start beside the conversation. Never rejects. */
   cached(venture: string): Promise<CachedBrief | undefined> {
     return quiet(this.cache.read(venture))
@@ -54,17 +43,21 @@ export class BriefService {
 
   /**
    * SPEC.md, session.start: the start's brief, once the conversation is loaded: another process's fresh one
-   * (`cached`, read meanwhile), when the reuse rule allows it, without calling Hark; else fetched.
+   * (`cached`, read meanwhile), when the reuse rule allows it, without calling Hark; else fetched. Got in
+   * the background so that the start never waits on Hark; the first message's context, the edit guard and
+   * the handoff wait for it (`firstBrief`).
    */
   beginAtStart(cached: Promise<CachedBrief | undefined>): void {
-    this.beginFirst(async () => {
+    const first = async (): Promise<void> => {
       const brief = await cached
       const now = await this.clock.now()
       const view = this.conversation.view
       const reused = view !== undefined && brief !== undefined && canReuseBrief(view, brief, now) ? briefFromText(brief.text) : undefined
-      if (reused !== undefined) this.reuse(reused)
+      // SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark.
+      if (reused !== undefined) this.got(reused)
       else await this.fetch('at session start')
-    })
+    }
+    this.state.begin(quiet(first()))
   }
 
   /** When a brief request last went out in this conversation (see BriefState.askedAt). */
@@ -101,13 +94,11 @@ export class BriefService {
       this.remember(project.venture, result.value, now)
       return result
     }
-    if (result.kind === 'key-refused') {
-      this.state.missed(true)
-      this.host.log(`Hark: Hark refused the access key (${result.detail}) fetching the brief ${why}; the session carries on without it. Run /plugin configure hark-memory@hark to set a new key.`)
-    } else {
-      this.state.missed()
-      this.host.log(`Hark: could not fetch the brief ${why} (${result.detail}); the session carries on without it.`)
-    }
+    const keyRefused = result.kind === 'key-refused'
+    this.state.missed(keyRefused)
+    this.host.log(keyRefused
+      ? `Hark: Hark refused the access key (${result.detail}) fetching the brief ${why}; the session carries on without it. Run /plugin configure hark-memory@hark to set a new key.`
+      : `Hark: could not fetch the brief ${why} (${result.detail}); the session carries on without it.`)
     this.showStatus()
     return result
   }
@@ -125,8 +116,8 @@ export class BriefService {
     void quiet(this.cache.write(venture, { text: brief.text, fetchedAt: now }))
   }
 
-  /** SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark. */
-  reuse(brief: Brief): void {
+  /** The brief is in (fetched, or reused from another process): kept, and the status line shows it. */
+  private got(brief: Brief): void {
     this.state.got(brief)
     this.showStatus()
   }

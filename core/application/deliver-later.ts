@@ -47,9 +47,10 @@ export class DeliverLater {
       const at = key.startsWith(UNDELIVERED_CLAIM_PREFIX) ? Number(key.split(':').at(-2)) : Number.NaN
       if (now - at > OLD_CLAIM_MS) await this.store.remove(key)
     }
-    if (plan.drop.length > 0) {
+    const dropped = plan.drop.length
+    if (dropped > 0) {
       for (const key of plan.drop) await this.store.remove(key)
-      this.host.log(`Hark: dropped ${plan.drop.length} undelivered handoff${plan.drop.length === 1 ? '' : 's'} of ${venture} (kept 14 days, ${UNDELIVERED_PER_PROJECT} at most).`)
+      this.host.log(`Hark: dropped ${dropped} undelivered handoff${dropped === 1 ? '' : 's'} of ${venture} (kept 14 days, ${UNDELIVERED_PER_PROJECT} at most).`)
     }
     for (const key of plan.send) {
       if (!(await this.store.claim(key))) continue
