@@ -53,8 +53,7 @@ export class BriefService {
       const now = await this.clock.now()
       const view = this.conversation.view
       const reused = view !== undefined && brief !== undefined && canReuseBrief(view, brief, now) ? briefFromText(brief.text) : undefined
-      // SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark.
-      if (reused !== undefined) this.got(reused)
+      if (reused !== undefined) this.reuse(reused)
       else await this.fetch('at session start')
     }
     this.state.begin(quiet(first()))
@@ -116,8 +115,8 @@ export class BriefService {
     void quiet(this.cache.write(venture, { text: brief.text, fetchedAt: now }))
   }
 
-  /** The brief is in (fetched, or reused from another process): kept, and the status line shows it. */
-  private got(brief: Brief): void {
+  /** SPEC.md, the reuse rule: another process's fresh brief, from the store, kept without calling Hark; the status line shows it. */
+  private reuse(brief: Brief): void {
     this.state.got(brief)
     this.showStatus()
   }
