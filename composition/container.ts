@@ -146,7 +146,7 @@ const useCaseBindings = loadModule((bind) => {
   useCase(bind, DetectMove, [StartState, ConversationState, Files, RecordRepository, Clock])
   useCase(bind, GuardEdit, [GuardState, StartState, ConversationState, BriefState, HarkGateway, RecordRepository, Clock, Host, ProjectPaths])
   useCase(bind, RecordWork, [StartState, ConversationState, Settings, RecordRepository])
-  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, RecordRepository, Clock, DeliverLater, Doctor])
+  useCase(bind, HarkCommand, [StartState, ConversationState, ProjectLink, BriefService, HandOff, HarkGateway, RecordRepository, DeliverLater, Doctor])
 })
 
 /** Which class serves each use case the hooks adapter names. */

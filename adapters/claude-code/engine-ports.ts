@@ -1,13 +1,15 @@
 /**
  * The bridge from the engine's `$` to the core's ports. The engine lets `$` reach only function
- * declarations, spelled `$.noun.event(...)` at every call; each function below turns `$` into a
- * port object of closures, so everything past this file is ordinary TypeScript that holds ports,
+ * declarations, spelled `$.noun.event(...)` at every call; the function below turns `$` into
+ * port objects of closures, so everything past this file is ordinary TypeScript that holds ports,
  * never `$`. Built afresh for every hook call, so each call's waits count against its own hook.
  */
 import type { EngineInterface } from 'claude-code'
+import { quiet } from '../../core/application/deadline'
 import type { Clock } from '../../core/ports/clock.port'
 import type { Files } from '../../core/ports/files.port'
 import type { Host } from '../../core/ports/host.port'
+import type { Platform } from '../../core/domain/paths'
 import type { SessionInfo } from '../../core/ports/session.port'
 import type { KeyValueStore } from '../../core/ports/store.port'
 import type { HarkEndpoint } from '../hark/mcp-hark.gateway'
@@ -22,97 +24,71 @@ export interface EnginePorts {
   readonly hark: HarkEndpoint
 }
 
+/** The platforms the session reports that the plugin knows (SessionInfo.platform). */
+const PLATFORMS: readonly (string | undefined)[] = ['macos', 'windows', 'wsl', 'linux']
+
+/** Each port as closures over `$`; a failed read of a file is undefined, never a throw. */
 export function enginePortsOf($: EngineInterface): EnginePorts {
   return {
-    store: storeOf($),
-    clock: clockOf($),
-    host: hostOf($),
-    files: filesOf($),
-    session: sessionOf($),
-    hark: harkEndpointOf($),
-  }
-}
-
-/** The one network call the plugin makes (SPEC.md: Every outbound request), to the one fixed URL. */
-function harkEndpointOf($: EngineInterface): HarkEndpoint {
-  return {
-    post: async (headers, body) => {
-      const reply = await $.http.fetch('https://harkstudio.io/mcp', { method: 'POST', headers: { ...headers }, body })
-      return { status: reply.status, ok: reply.ok, headers: reply.headers, text: reply.text }
+    store: {
+      get: (key) => $.store.get(key),
+      set: (key, value) => $.store.set(key, value),
+      delete: (key) => $.store.delete(key),
+      keys: () => $.store.keys(),
     },
-  }
-}
-
-function storeOf($: EngineInterface): KeyValueStore {
-  return {
-    get: (key) => $.store.get(key),
-    set: (key, value) => $.store.set(key, value),
-    delete: (key) => $.store.delete(key),
-    keys: () => $.store.keys(),
-  }
-}
-
-function clockOf($: EngineInterface): Clock {
-  return {
-    now: () => $.clock.now(),
-    sleep: (ms, signal) => $.clock.sleep(ms, signal === undefined ? undefined : { signal }).catch(() => undefined),
-  }
-}
-
-function hostOf($: EngineInterface): Host {
-  return {
-    status: (text) => $.ui.status(text),
-    log: (line) => $.ui.log(line),
-    ask: (question, options) => $.ui.ask(question, { options, header: 'Hark' }),
-    registerCommand: async (name, description, argumentHint) => {
-      await $.command.register({ name, description, argumentHint })
+    clock: {
+      now: () => $.clock.now(),
+      sleep: (ms, signal) => quiet($.clock.sleep(ms, signal === undefined ? undefined : { signal })),
     },
-    refreshContext: () => $.ui.invalidate('prompt.context'),
-  }
-}
-
-function filesOf($: EngineInterface): Files {
-  return {
-    readText: (path) => $.fs.read(path).then(
-      (text) => text,
-      () => undefined,
-    ),
-    realPath: (path) => $.fs.stat(path, { resolve: true }).then(
-      (stat: { realPath?: unknown } | undefined) => (typeof stat?.realPath === 'string' && stat.realPath !== '' ? stat.realPath : undefined),
-      () => undefined,
-    ),
-    size: (path) => $.fs.stat(path).then(
-      (stat) => (stat.kind === 'file' ? stat.size : undefined),
-      () => undefined,
-    ),
-    readRange: (path, offset, length) => $.fs.read(path, { offset, length }).then(
-      (text) => text,
-      () => undefined,
-    ),
-  }
-}
-
-function sessionOf($: EngineInterface): SessionInfo {
-  return {
-    id: () => $.session.id(),
-    cwd: () => $.session.cwd(),
-    startedAt: async () => (await $.session.usage()).startedAt,
-    turns: () => $.session.turns(),
-    engineVersion: async () => (await $.session.version()).version,
-    pluginVersion: async () => {
-      const text = await $.fs.read(`${$.plugin.root}/.claude-plugin/plugin.json`).catch(() => undefined)
-      if (text === undefined) return undefined
-      try {
-        const version = (JSON.parse(text) as { version?: unknown }).version
-        return typeof version === 'string' && /^[0-9A-Za-z.+-]{1,40}$/.test(version) ? version : undefined
-      } catch {
-        return undefined
-      }
+    host: {
+      status: (text) => $.ui.status(text),
+      log: (line) => $.ui.log(line),
+      ask: (question, options) => $.ui.ask(question, { options, header: 'Hark' }),
+      registerCommand: async (name, description, argumentHint) => {
+        await $.command.register({ name, description, argumentHint })
+      },
+      refreshContext: () => $.ui.invalidate('prompt.context'),
     },
-    platform: async () => {
-      const platform = (await $.session.info()).platform
-      return platform === 'macos' || platform === 'windows' || platform === 'wsl' || platform === 'linux' ? platform : undefined
+    files: {
+      readText: (path) => quiet($.fs.read(path)),
+      realPath: (path) => $.fs.stat(path, { resolve: true }).then(
+        (stat: { realPath?: unknown } | undefined) => (typeof stat?.realPath === 'string' && stat.realPath !== '' ? stat.realPath : undefined),
+        () => undefined,
+      ),
+      size: (path) => $.fs.stat(path).then(
+        (stat) => (stat.kind === 'file' ? stat.size : undefined),
+        () => undefined,
+      ),
+      readRange: (path, offset, length) => quiet($.fs.read(path, { offset, length })),
     },
-    isPlaceholderSource: async () => (await $.env.get('CLAUDE_BG_SOURCE')) === 'spare',
+    session: {
+      id: () => $.session.id(),
+      cwd: () => $.session.cwd(),
+      startedAt: async () => (await $.session.usage()).startedAt,
+      turns: () => $.session.turns(),
+      engineVersion: async () => (await $.session.version()).version,
+      pluginVersion: async () => {
+        const text = await quiet($.fs.read(`${$.plugin.root}/.claude-plugin/plugin.json`))
+        if (text === undefined) return undefined
+        try {
+          const version = (JSON.parse(text) as { version?: unknown }).version
+          return typeof version === 'string' && /^[0-9A-Za-z.+-]{1,40}$/.test(version) ? version : undefined
+        } catch {
+          return undefined
+        }
+      },
+      platform: async () => {
+        const platform = (await $.session.info()).platform
+        return PLATFORMS.includes(platform) ? (platform as Platform) : undefined
+      },
+      isPlaceholderSource: async () => (await $.env.get('CLAUDE_BG_SOURCE')) === 'spare',
+    },
+    // The one network call the plugin makes (SPEC.md: Every outbound request), to the one fixed URL.
+    hark: {
+      post: async (headers, body) => {
+        const reply = await $.http.fetch('https://harkstudio.io/mcp', { method: 'POST', headers: { ...headers }, body })
+        return { status: reply.status, ok: reply.ok, headers: reply.headers, text: reply.text }
+      },
+    },
   }
 }

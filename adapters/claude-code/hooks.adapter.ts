@@ -32,10 +32,15 @@ function callOf(app: Application, $: EngineInterface): () => UseCases {
   return () => (built ??= app.useCases(enginePortsOf($)))
 }
 
-/** Runs `work` with the call's use cases; a throw becomes one log line and `fallback`. */
-async function guarded<T>($: EngineInterface, useCases: () => UseCases, event: string, fallback: T, work: (uc: UseCases) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` with the call's use cases, after the plugin's start when `started` (a start begun by
+ * session.start is waited for, none begun is begun); a throw becomes one log line and `fallback`.
+ */
+async function guarded<T>($: EngineInterface, useCases: () => UseCases, event: string, fallback: T, work: (uc: UseCases) => T | Promise<T>, started?: true): Promise<T> {
   try {
-    return await work(useCases())
+    const uc = useCases()
+    if (started) await uc.start.ensureStarted()
+    return await work(uc)
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
     $.ui.log(`Hark: the ${event} hook failed (${why.replace(/\s+/g, ' ').slice(0, 160)}); the session carries on.`)
@@ -51,10 +56,7 @@ export async function onSessionStart(app: Application, $: EngineInterface, e: Se
 export async function onPromptContext(app: Application, $: EngineInterface, e: PromptContextInput, next: Next<'prompt.context'>) {
   const below = await next(e)
   // In a background process the first message's context may come before session.start.
-  const blocks = await guarded($, callOf(app, $), 'prompt.context', below.blocks, async (uc) => {
-    await uc.start.ensureStarted()
-    return uc.context.blocks(below.blocks)
-  })
+  const blocks = await guarded($, callOf(app, $), 'prompt.context', below.blocks, (uc) => uc.context.blocks(below.blocks), true)
   return blocks === below.blocks ? below : { ...below, blocks: [...blocks] }
 }
 
@@ -74,10 +76,7 @@ export async function onCompact(app: Application, $: EngineInterface, e: Session
   if (e.agentId !== undefined || e.trigger === 'precompute') return next(e)
   // A compaction that comes while the start is still going waits for it, so it fetches its own brief.
   const call = callOf(app, $)
-  const fetching = guarded($, call, 'session.compact', undefined, async (uc) => {
-    await uc.start.ensureStarted()
-    return uc.compact.begin()
-  })
+  const fetching = guarded($, call, 'session.compact', undefined, (uc) => uc.compact.begin(), true)
   const result = await next(e)
   await fetching
   await guarded($, call, 'session.compact', undefined, (uc) => uc.compact.end(!('skip' in result)))
@@ -86,6 +85,12 @@ export async function onCompact(app: Application, $: EngineInterface, e: Session
 
 /** A tool call's continuation, whatever matcher narrowed the call. */
 type ToolNext<E> = (e: E) => Promise<ToolCallResult>
+
+/** Whether a hook or a permission refused the tool call. */
+const denied = (result: ToolCallResult): boolean => 'deny' in result && result.deny !== undefined
+
+/** `value` when it is an object (its fields to read), else an empty one. */
+const fieldsOf = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {})
 
 /** The file an edit tool changes. */
 function editedFile(e: ToolCallInput): string | undefined {
@@ -100,13 +105,10 @@ export async function onEdit<E extends ToolCallInput>(app: Application, $: Engin
   // Before and after the edit share one call's use cases: composing them again (a container, GuardEdit and
   // its ports) cost every edit 1–2 ms in the engine's hooks worker.
   const call = callOf(app, $)
-  const verdict = await guarded($, call, 'tool.call', { go: true } as const, async (uc) => {
-    await uc.start.ensureStarted()
-    return uc.guard.before(file)
-  })
+  const verdict = await guarded($, call, 'tool.call', { go: true } as const, (uc) => uc.guard.before(file), true)
   if (!verdict.go) return { deny: verdict.deny }
   const result = await next(e)
-  if (!('deny' in result && result.deny !== undefined) && result.isError !== true) {
+  if (!denied(result) && result.isError !== true) {
     await guarded($, call, 'tool.call', undefined, (uc) => uc.guard.after(file, verdict.placed))
   }
   return result
@@ -120,14 +122,14 @@ export async function onEdit<E extends ToolCallInput>(app: Application, $: Engin
 function bashReport(e: ToolCallInput, result: ToolCallResult): BashReport | undefined {
   const input = e as unknown as Record<string, unknown>
   const command = input['command']
-  if (typeof command !== 'string' || ('deny' in result && result.deny !== undefined)) return undefined
+  if (typeof command !== 'string' || denied(result)) return undefined
   const failed = result.isError === true
   const errorText = failed ? `${typeof result.result === 'string' ? result.result : ''}\n${result.text ?? ''}` : ''
   const exited = /(^|\n)(Error: )?Exit code \d+/.test(errorText)
-  const record = !failed && typeof result.result === 'object' && result.result !== null ? (result.result as Record<string, unknown>) : {}
-  const git = typeof record['gitOperation'] === 'object' && record['gitOperation'] !== null ? (record['gitOperation'] as Record<string, unknown>) : {}
-  const commit = typeof git['commit'] === 'object' && git['commit'] !== null ? (git['commit'] as Record<string, unknown>)['sha'] : undefined
-  const pr = typeof git['pr'] === 'object' && git['pr'] !== null ? (git['pr'] as Record<string, unknown>)['url'] : undefined
+  const record = fieldsOf(failed ? undefined : result.result)
+  const git = fieldsOf(record['gitOperation'])
+  const commit = fieldsOf(git['commit'])['sha']
+  const pr = fieldsOf(git['pr'])['url']
   const background = input['run_in_background'] === true || typeof record['backgroundTaskId'] === 'string' || record['backgroundedByUser'] === true
   const timedOut = typeof record['timedOutAfterMs'] === 'number' || (failed && !exited && /timed out/i.test(errorText))
   const interrupted = record['interrupted'] === true || (failed && !exited && /interrupt/i.test(errorText))
@@ -138,9 +140,9 @@ function bashReport(e: ToolCallInput, result: ToolCallResult): BashReport | unde
     timedOut,
     background,
     refused: failed && !exited && !timedOut && !interrupted,
-    ...(typeof record['stdout'] === 'string' ? { stdout: record['stdout'] } : {}),
-    ...(typeof commit === 'string' ? { commit: { sha: commit } } : {}),
-    ...(typeof pr === 'string' ? { pullRequestUrl: pr } : {}),
+    ...(typeof record['stdout'] === 'string' && { stdout: record['stdout'] }),
+    ...(typeof commit === 'string' && { commit: { sha: commit } }),
+    ...(typeof pr === 'string' && { pullRequestUrl: pr }),
   }
 }
 
@@ -148,10 +150,7 @@ export async function onBash<E extends ToolCallInput>(app: Application, $: Engin
   const result = await next(e)
   const report = bashReport(e, result)
   if (report !== undefined) {
-    await guarded($, callOf(app, $), 'tool.call', undefined, async (uc) => {
-      await uc.start.ensureStarted()
-      await uc.work.bash(report)
-    })
+    await guarded($, callOf(app, $), 'tool.call', undefined, (uc) => uc.work.bash(report), true)
   }
   return result
 }
@@ -160,12 +159,8 @@ export async function onBash<E extends ToolCallInput>(app: Application, $: Engin
 export async function onAgentEndSession<E extends ToolCallInput>(app: Application, $: EngineInterface, e: E, next: ToolNext<E>): Promise<ToolCallResult> {
   const result = await next(e)
   const input = e as unknown as Record<string, unknown>
-  const succeeded = !('deny' in result && result.deny !== undefined) && result.isError !== true
-  if (succeeded && e.agentId === undefined && 'what_i_did' in input) {
-    await guarded($, callOf(app, $), 'tool.call', undefined, async (uc) => {
-      await uc.start.ensureStarted()
-      await uc.work.agentHandedOff()
-    })
+  if (!denied(result) && result.isError !== true && e.agentId === undefined && 'what_i_did' in input) {
+    await guarded($, callOf(app, $), 'tool.call', undefined, (uc) => uc.work.agentHandedOff(), true)
   }
   return result
 }
@@ -173,8 +168,7 @@ export async function onAgentEndSession<E extends ToolCallInput>(app: Applicatio
 export async function onTurnComplete(app: Application, $: EngineInterface, e: TurnCompleteInput, next: Next<'turn.complete'>) {
   // SPEC.md: interrupted answers and subagents' answers are ignored.
   if (e.agentId === undefined && e.reason === 'answer' && !e.isAborted) {
-    const answer = e.answer
-    await guarded($, callOf(app, $), 'turn.complete', undefined, (uc) => uc.work.notes(answer))
+    await guarded($, callOf(app, $), 'turn.complete', undefined, (uc) => uc.work.notes(e.answer))
   }
   return next(e)
 }
@@ -192,13 +186,11 @@ export async function onClassicSessionEnd(app: Application, $: EngineInterface, 
 export async function onSessionEnd(app: Application, $: EngineInterface, e: SessionEndInput, next: Next<'session.end'>) {
   const window = exitWindow(next)
   const call = callOf(app, $)
-  await guarded($, call, 'session.end', undefined, async (uc) => {
-    await uc.handOff.run(window)
-  })
+  await guarded($, call, 'session.end', undefined, (uc) => uc.handOff.run(window))
   // SPEC.md: after /clear or a resume, the next conversation starts fresh; what the ended one still has
   // running writes and shows nothing more.
   if (e.reason === 'clear' || e.reason === 'resume') {
-    await guarded($, call, 'session.end', undefined, async (uc) => uc.start.end())
+    await guarded($, call, 'session.end', undefined, (uc) => uc.start.end())
     app.endConversation()
   }
   return next(e)
@@ -211,9 +203,9 @@ export async function onSessionEnd(app: Application, $: EngineInterface, e: Sess
  * now; a budget already spent leaves no time, not a fresh window.
  */
 export function exitWindow(next: Next<'session.end'>): ExitWindow {
-  if (Number.isFinite(next.budget.remainingMs)) return { left: () => Math.max(0, next.budget.remainingMs) }
+  const reported = Number.isFinite(next.budget.remainingMs)
   const start = performance.now()
-  return { left: () => Math.max(0, 1_500 - (performance.now() - start)) }
+  return { left: () => Math.max(0, reported ? next.budget.remainingMs : 1_500 - (performance.now() - start)) }
 }
 
 export async function onHarkCommand(app: Application, $: EngineInterface, e: CommandRunInput) {

@@ -7,6 +7,7 @@
  * changes, and an id for a request made before any conversation loaded), through its two methods.
  */
 import type { ConversationReads } from '../../core/application/conversation-state'
+import { quiet } from '../../core/application/deadline'
 import type { Settings } from '../../core/application/settings'
 import { newConversationId, type ConversationId } from '../../core/domain/conversation/keys'
 import type { Entropy } from '../../core/ports/entropy.port'
@@ -19,14 +20,12 @@ export class IdentityCache {
 
   /** The User-Agent, worked out once per load. */
   async userAgent(work: () => Promise<string>): Promise<string> {
-    this.agent ??= await work()
-    return this.agent
+    return (this.agent ??= await work())
   }
 
   /** One id for every request made before a conversation loaded. */
   fallbackConversationId(make: () => ConversationId): ConversationId {
-    this.fallbackId ??= make()
-    return this.fallbackId
+    return (this.fallbackId ??= make())
   }
 }
 
@@ -40,7 +39,7 @@ export function harkIdentity(settings: Settings, conversation: ConversationReads
     },
     userAgent: () =>
       cache.userAgent(async () => {
-        const [plugin, engine] = await Promise.all([session.pluginVersion().catch(() => undefined), session.engineVersion().catch(() => 'unknown')])
+        const [plugin, engine] = await Promise.all([quiet(session.pluginVersion()), session.engineVersion().catch(() => 'unknown')])
         return `hark-mod/${plugin ?? 'unknown'} (claude-code/${engine})`
       }),
   }

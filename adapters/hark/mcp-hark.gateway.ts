@@ -13,7 +13,7 @@ import { redactAccessKey } from '../../core/domain/notes'
 import { isProjectId, type Venture } from '../../core/domain/project'
 import type { ConversationId } from '../../core/domain/conversation/keys'
 import type { Clock } from '../../core/ports/clock.port'
-import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '../../core/ports/hark.port'
+import type { EndSessionArgs, HarkCallOptions, HarkFailureKind, HarkGateway, HarkResult } from '../../core/ports/hark.port'
 import { describeError, within } from '../../core/application/deadline'
 import { HarkAnswers } from '../../core/application/hark-answers'
 import { readMcpReply, type HttpReply } from './mcp-reply'
@@ -37,6 +37,12 @@ export const CLIENT_NAME = 'claude-code-mod'
 
 let nextRequestId = 1
 
+/** A failure of `kind`, with `detail` for the log line. */
+const failure = (kind: HarkFailureKind, detail: string): HarkResult<never> => ({ ok: false, kind, detail })
+
+/** `value`'s fields when it is an object (an array included), else undefined. */
+const fieldsOf = (value: unknown): Record<string, unknown> | undefined => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined)
+
 export class McpHarkGateway implements HarkGateway {
   constructor(
     private readonly endpoint: HarkEndpoint,
@@ -46,14 +52,14 @@ export class McpHarkGateway implements HarkGateway {
   ) {}
 
   async getBrief(venture: Venture, options?: HarkCallOptions) {
-    return this.map(await this.call('get_agent_brief', { venture, depth: 'compact' }, options), (payload) => parseBrief(payload), 'no brief in the reply')
+    return this.map(await this.call('get_agent_brief', { venture, depth: 'compact' }, options), parseBrief, 'no brief in the reply')
   }
 
   async listDecisions(venture: Venture, options?: HarkCallOptions) {
     return this.map(
       await this.call('list_journal_entries', { venture, kind: 'decision', limit: 200 }, options),
       (payload) => {
-        const entries = Array.isArray(payload) ? payload : typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)['entries'] : undefined
+        const entries = Array.isArray(payload) ? payload : fieldsOf(payload)?.['entries']
         return Array.isArray(entries) ? parseDecisionEntries(entries) : undefined
       },
       'no entries in the reply',
@@ -64,15 +70,16 @@ export class McpHarkGateway implements HarkGateway {
     return this.map(
       await this.call('list_candidates', { venture }, options),
       (payload) => {
-        const o = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined
-        const raw = Array.isArray(payload) ? payload : o?.['entries']
+        const o = Array.isArray(payload) ? undefined : fieldsOf(payload)
+        const raw = o === undefined ? payload : o['entries']
         const entries = Array.isArray(raw) ? raw : []
-        const fields = Array.isArray(o?.['build_state_fields']) ? (o['build_state_fields'] as unknown[]) : []
-        const fieldItems = fields.slice(0, 200).map((f) => {
-          const field = typeof f === 'object' && f !== null ? (f as Record<string, unknown>)['field'] : undefined
-          return typeof field === 'string' ? `Change to ${field}` : undefined
+        const rawFields = o?.['build_state_fields']
+        const fields: unknown[] = Array.isArray(rawFields) ? rawFields : []
+        const fieldItems = fields.slice(0, 200).flatMap((f) => {
+          const field = fieldsOf(f)?.['field']
+          return typeof field === 'string' ? [`Change to ${field}`] : []
         })
-        const items = [...parseItems(entries), ...parseItems(fieldItems.filter((x) => x !== undefined))].slice(0, 200)
+        const items = [...parseItems(entries), ...parseItems(fieldItems)].slice(0, 200)
         return { items, total: entries.length + fields.length }
       },
       'no proposals in the reply',
@@ -83,9 +90,8 @@ export class McpHarkGateway implements HarkGateway {
     const result = this.map(
       await this.call('get_venture', { id_or_code: idOrCode }, options),
       (payload) => {
-        const o = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {}
-        const inner = typeof o['venture'] === 'object' && o['venture'] !== null ? (o['venture'] as Record<string, unknown>) : o
-        const id = inner['id']
+        const o = fieldsOf(payload) ?? {}
+        const id = (fieldsOf(o['venture']) ?? o)['id']
         return { found: typeof id === 'string' && isProjectId(id) ? id.toLowerCase() : undefined }
       },
       '',
@@ -112,7 +118,7 @@ export class McpHarkGateway implements HarkGateway {
   private map<T>(result: HarkResult<unknown>, read: (payload: unknown) => T | undefined, missing: string): HarkResult<T> {
     if (!result.ok) return result
     const value = read(result.value)
-    return value === undefined ? { ok: false, kind: 'refused', detail: missing } : { ok: true, value }
+    return value === undefined ? failure('refused', missing) : { ok: true, value }
   }
 
   /**
@@ -121,7 +127,9 @@ export class McpHarkGateway implements HarkGateway {
    * the first guarded edit or the handoff would wait for it before going on with Hark's answer.
    */
   private async call(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<HarkResult<unknown>> {
-    const { result, status, order } = await this.request(tool, args, options)
+    // The request's JSON-RPC id, which grows with each request of the plugin load (HarkAnswers keeps the latest).
+    const order = nextRequestId++
+    const { result, status } = await this.send(tool, args, order, options)
     const outcome = result.ok ? 'ok' : result.kind
     Promise.resolve()
       .then(() => this.clock.now())
@@ -132,13 +140,7 @@ export class McpHarkGateway implements HarkGateway {
     return result
   }
 
-  /** Builds the request, waits at most the limit, reads the reply; with the HTTP status when one came. */
-  /** `order`: the request's JSON-RPC id, which grows with each request of the plugin load (HarkAnswers keeps the latest). */
-  private async request(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<{ result: HarkResult<unknown>; status?: number; order: number }> {
-    const order = nextRequestId++
-    return { ...(await this.send(tool, args, order, options)), order }
-  }
-
+  /** Builds request `id`, waits at most the limit, reads the reply; with the HTTP status when one came. */
   private async send(tool: string, args: Record<string, unknown>, id: number, options?: HarkCallOptions): Promise<{ result: HarkResult<unknown>; status?: number }> {
     const body = JSON.stringify({
       jsonrpc: '2.0',
@@ -156,19 +158,19 @@ export class McpHarkGateway implements HarkGateway {
       'x-hark-client': CLIENT_NAME,
     }
     const limit = Math.min(options?.timeoutMs ?? REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS)
-    if (limit <= 0) return { result: { ok: false, kind: 'timeout', detail: 'no time left to send it' } }
+    if (limit <= 0) return { result: failure('timeout', 'no time left to send it') }
     const reply = await within(this.clock, limit, () => this.endpoint.post(headers, body))
     if (!reply.done) {
-      if (reply.reason === 'timeout') return { result: { ok: false, kind: 'timeout', detail: `no answer within ${(limit / 1000).toFixed(1)} s` } }
+      if (reply.reason === 'timeout') return { result: failure('timeout', `no answer within ${(limit / 1000).toFixed(1)} s`) }
       const cause = this.connectionFailure(reply.error)
       // Only a failure before the request went out is "nothing reached Hark" (such a handoff is kept for later: core/domain/undelivered.ts).
-      return { result: nothingSent(cause) ? { ok: false, kind: 'unreachable', detail: `could not connect (${cause})` } : { ok: false, kind: 'broken', detail: `the connection broke (${cause})` } }
+      return { result: nothingSent(cause) ? failure('unreachable', `could not connect (${cause})`) : failure('broken', `the connection broke (${cause})`) }
     }
     const status = reply.value.status
     // The key refused is its own failure: the status line and /hark say how to set a new one.
-    if (status === 401 || status === 403) return { result: { ok: false, kind: 'key-refused', detail: `HTTP ${status}` }, status }
+    if (status === 401 || status === 403) return { result: failure('key-refused', `HTTP ${status}`), status }
     const outcome = readMcpReply(reply.value, id, this.identity.accessKey)
-    return { result: outcome.ok ? { ok: true, value: outcome.payload } : { ok: false, kind: 'refused', detail: this.withoutKey(outcome.detail) }, status }
+    return { result: outcome.ok ? { ok: true, value: outcome.payload } : failure('refused', this.withoutKey(outcome.detail)), status }
   }
 
   /**

@@ -31,6 +31,12 @@ function excerpt(text: string, secret?: string): string {
   return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 3)}...` : line
 }
 
+/** A reply that could not be read, with `detail` for the log line. */
+const failed = (detail: string): McpOutcome => ({ ok: false, detail })
+
+/** A payload, unless nested too deeply to be read safely (`isReasonable`). */
+const reasonable = (payload: unknown): McpOutcome => (isReasonable(payload) ? { ok: true, payload } : failed('the reply is nested too deeply'))
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
@@ -67,15 +73,13 @@ function findReply(messages: readonly unknown[], id: number): Record<string, unk
 
 /** The tool payload of a `tools/call` result (HARK-API.md). */
 export function toolPayload(result: unknown, secret?: string): McpOutcome {
-  if (!isObject(result)) return { ok: false, detail: 'the reply has no tool result' }
+  if (!isObject(result)) return failed('the reply has no tool result')
   const texts = Array.isArray(result['content'])
     ? result['content'].filter((c): c is Record<string, unknown> => isObject(c) && c['type'] === 'text' && typeof c['text'] === 'string').map((c) => c['text'] as string)
     : []
-  if (result['isError'] === true) return { ok: false, detail: `the tool answered an error: ${excerpt(texts.join(' '), secret) || 'no reason given'}` }
-  if ('structuredContent' in result && result['structuredContent'] !== undefined && result['structuredContent'] !== null) {
-    const payload = result['structuredContent']
-    return isReasonable(payload) ? { ok: true, payload } : { ok: false, detail: 'the reply is nested too deeply' }
-  }
+  if (result['isError'] === true) return failed(`the tool answered an error: ${excerpt(texts.join(' '), secret) || 'no reason given'}`)
+  const structured = result['structuredContent']
+  if (structured !== undefined && structured !== null) return reasonable(structured)
   const text = texts.join('\n')
   let payload: unknown
   try {
@@ -83,13 +87,13 @@ export function toolPayload(result: unknown, secret?: string): McpOutcome {
   } catch {
     return { ok: true, payload: text }
   }
-  return isReasonable(payload) ? { ok: true, payload } : { ok: false, detail: 'the reply is nested too deeply' }
+  return reasonable(payload)
 }
 
 /** Reads the HTTP reply to JSON-RPC request `id`; `secret` never appears in a failure's detail. */
 export function readMcpReply(reply: HttpReply, id: number, secret?: string): McpOutcome {
-  if (!reply.ok) return { ok: false, detail: `HTTP ${reply.status}` }
-  if (reply.text.length > MAX_REPLY) return { ok: false, detail: 'the reply is too large' }
+  if (!reply.ok) return failed(`HTTP ${reply.status}`)
+  if (reply.text.length > MAX_REPLY) return failed('the reply is too large')
   const type = (reply.headers['content-type'] ?? '').toLowerCase()
   let messages: unknown[]
   if (type.includes('text/event-stream')) {
@@ -100,19 +104,19 @@ export function readMcpReply(reply: HttpReply, id: number, secret?: string): Mcp
     } catch {
       // Some servers send SSE without the header; try that before giving up.
       messages = sseMessages(reply.text)
-      if (messages.length === 0) return { ok: false, detail: 'the reply is not JSON' }
+      if (messages.length === 0) return failed('the reply is not JSON')
     }
   }
   const message = findReply(messages, id)
   if (message === undefined) {
     const other = messages.some((m) => isObject(m) && ('result' in m || 'error' in m))
-    return { ok: false, detail: other ? 'the reply answers another request' : 'the reply holds no JSON-RPC answer' }
+    return failed(other ? 'the reply answers another request' : 'the reply holds no JSON-RPC answer')
   }
   if ('error' in message) {
     const error = isObject(message['error']) ? message['error'] : {}
     const code = typeof error['code'] === 'number' ? ` ${error['code']}` : ''
     const text = typeof error['message'] === 'string' ? `: ${excerpt(error['message'], secret)}` : ''
-    return { ok: false, detail: `JSON-RPC error${code}${text}` }
+    return failed(`JSON-RPC error${code}${text}`)
   }
   return toolPayload(message['result'], secret)
 }

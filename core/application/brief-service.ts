@@ -14,7 +14,7 @@ import type { HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { BriefCache } from './brief-cache'
 import type { ConversationReads } from './conversation-state'
-import { within } from './deadline'
+import { quiet, within } from './deadline'
 import type { Settings } from './settings'
 import type { RecordRepository } from './record-repository'
 import type { StartReads } from './start-session'
@@ -36,35 +36,27 @@ export class BriefService {
     return this.state.brief
   }
 
-  /**
-   * SPEC.md, session.start: the start's brief, got in the background so that the start never waits on
-   * Hark; the first message's context, the edit guard and the handoff wait for it (`firstBrief`).
-   */
-  beginFirst(get: () => Promise<unknown>): void {
-    this.state.begin(get().then(
-      () => undefined,
-      () => undefined,
-    ))
-  }
-
   /** The project's cached brief (`brief:<project code>`), read at start beside the conversation. Never rejects. */
   cached(venture: string): Promise<CachedBrief | undefined> {
-    return this.cache.read(venture).catch(() => undefined)
+    return quiet(this.cache.read(venture))
   }
 
   /**
    * SPEC.md, session.start: the start's brief, once the conversation is loaded: another process's fresh one
-   * (`cached`, read meanwhile), when the reuse rule allows it, without calling Hark; else fetched.
+   * (`cached`, read meanwhile), when the reuse rule allows it, without calling Hark; else fetched. Got in
+   * the background so that the start never waits on Hark; the first message's context, the edit guard and
+   * the handoff wait for it (`firstBrief`).
    */
   beginAtStart(cached: Promise<CachedBrief | undefined>): void {
-    this.beginFirst(async () => {
+    const first = async (): Promise<void> => {
       const brief = await cached
       const now = await this.clock.now()
       const view = this.conversation.view
       const reused = view !== undefined && brief !== undefined && canReuseBrief(view, brief, now) ? briefFromText(brief.text) : undefined
       if (reused !== undefined) this.reuse(reused)
       else await this.fetch('at session start')
-    })
+    }
+    this.state.begin(quiet(first()))
   }
 
   /** When a brief request last went out in this conversation (see BriefState.askedAt). */
@@ -101,13 +93,11 @@ export class BriefService {
       this.remember(project.venture, result.value, now)
       return result
     }
-    if (result.kind === 'key-refused') {
-      this.state.missed(true)
-      this.host.log(`Hark: Hark refused the access key (${result.detail}) fetching the brief ${why}; the session carries on without it. Run /plugin configure hark-memory@hark to set a new key.`)
-    } else {
-      this.state.missed()
-      this.host.log(`Hark: could not fetch the brief ${why} (${result.detail}); the session carries on without it.`)
-    }
+    const keyRefused = result.kind === 'key-refused'
+    this.state.missed(keyRefused)
+    this.host.log(keyRefused
+      ? `Hark: Hark refused the access key (${result.detail}) fetching the brief ${why}; the session carries on without it. Run /plugin configure hark-memory@hark to set a new key.`
+      : `Hark: could not fetch the brief ${why} (${result.detail}); the session carries on without it.`)
     this.showStatus()
     return result
   }
@@ -122,11 +112,11 @@ export class BriefService {
     // In memory at once (so the status line shows it now), stored after the hook.
     void this.records.record((record) => ({ ...record, briefAt: now, openedAt: now, status }), now)
     this.showStatus()
-    this.cache.write(venture, { text: brief.text, fetchedAt: now }).catch(() => undefined)
+    void quiet(this.cache.write(venture, { text: brief.text, fetchedAt: now }))
   }
 
-  /** SPEC.md, the reuse rule: another process's fresh brief, from the store, without calling Hark. */
-  reuse(brief: Brief): void {
+  /** SPEC.md, the reuse rule: another process's fresh brief, from the store, kept without calling Hark; the status line shows it. */
+  private reuse(brief: Brief): void {
     this.state.got(brief)
     this.showStatus()
   }
@@ -144,20 +134,14 @@ export class BriefService {
 export function showStatusLine(start: StartReads, conversation: ConversationReads, settings: Settings, state: BriefReads, host: Host): void {
   const project = start.project
   if (project === undefined) return
-  if (settings.accessKey === undefined) {
-    host.status(statusLine({ kind: 'no-key', venture: project.venture }))
-    return
-  }
+  const { venture } = project
   const status = conversation.view?.status ?? conversation.record?.status
-  if (state.keyRefused) {
-    host.status(statusLine({ kind: 'key-refused', venture: project.venture }))
-    return
-  }
-  if (!state.online && state.brief === undefined) {
-    host.status(statusLine({ kind: 'offline', venture: project.venture }))
-    return
-  }
-  host.status(statusLine({ kind: 'online', venture: project.venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 }))
+  host.status(statusLine(
+    settings.accessKey === undefined ? { kind: 'no-key', venture }
+    : state.keyRefused ? { kind: 'key-refused', venture }
+    : !state.online && state.brief === undefined ? { kind: 'offline', venture }
+    : { kind: 'online', venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 },
+  ))
 }
 
 /** What everyone but its writers reads of the conversation's brief. */
@@ -190,51 +174,37 @@ export interface KeyRefusedWrites extends BriefReads {
 
 /** The conversation's brief. Written by BriefService (`BriefState`) and KeyWatch (`KeyRefusedWrites`). */
 export class BriefState implements KeyRefusedWrites {
-  private latest: Brief | undefined
-  private reached = false
+  brief: Brief | undefined
+  online = false
+  askedAt = 0
+  keyRefused = false
   private first: Promise<void> | undefined
-  private lastAsked = 0
-  private refusedKey = false
-
-  get brief(): Brief | undefined {
-    return this.latest
-  }
-  get keyRefused(): boolean {
-    return this.refusedKey
-  }
 
   noteKeyRefused(): boolean {
-    const changed = !this.refusedKey
-    this.refusedKey = true
+    const changed = !this.keyRefused
+    this.keyRefused = true
     return changed
-  }
-  get online(): boolean {
-    return this.reached
   }
 
   firstBrief(): Promise<void> {
     return this.first ?? Promise.resolve()
   }
 
-  get askedAt(): number {
-    return this.lastAsked
-  }
-
   /** `undo` puts back the time before a request that opened nothing. */
   requested(at: number, undo = false): void {
-    this.lastAsked = undo ? at : Math.max(this.lastAsked, at)
+    this.askedAt = undo ? at : Math.max(this.askedAt, at)
   }
   begin(first: Promise<void>): void {
     this.first = first
   }
   got(brief: Brief): void {
-    this.latest = brief
-    this.reached = true
-    this.refusedKey = false
+    this.brief = brief
+    this.online = true
+    this.keyRefused = false
   }
-  /** `refusedKey`: Hark refused the access key (HTTP 401 or 403). */
-  missed(refusedKey = false): void {
-    this.reached = false
-    this.refusedKey = refusedKey
+  /** `keyRefused`: Hark refused the access key (HTTP 401 or 403). */
+  missed(keyRefused = false): void {
+    this.online = false
+    this.keyRefused = keyRefused
   }
 }

@@ -3,6 +3,14 @@ import type { Clock } from '../ports/clock.port'
 /** The outcome of a wait that may run out. */
 export type Timed<T> = { readonly done: true; readonly value: T } | { readonly done: false; readonly reason: 'timeout' | 'error'; readonly error?: unknown }
 
+/** `promise`, with a rejection read as undefined. */
+export function quiet<T>(promise: Promise<T>): Promise<T | undefined> {
+  return promise.catch(() => undefined)
+}
+
+/** The outcome of a wait whose work threw or rejected with `error`. */
+const errored = (error: unknown): Timed<never> => ({ done: false, reason: 'error', error })
+
 /**
  * Waits for `work` at most `ms` (by the engine's clock). Never rejects: a rejection becomes
  * `{ done: false, reason: 'error' }`. The clock's wait is let go as soon as `work` settles. `ms` may be
@@ -15,12 +23,12 @@ export async function within<T>(clock: Clock, ms: number | (() => number | Promi
   try {
     started = work()
   } catch (error) {
-    return { done: false, reason: 'error', error }
+    return errored(error)
   }
   let settled: Timed<T> | undefined
   const outcome = started.then(
     (value): Timed<T> => (settled = { done: true, value }),
-    (error: unknown): Timed<T> => (settled = { done: false, reason: 'error', error }),
+    (error: unknown): Timed<T> => (settled = errored(error)),
   )
   // Work already settled (a start or a brief that is in) needs no timer: each wait is a call to the engine.
   await Promise.resolve()
@@ -29,7 +37,7 @@ export async function within<T>(clock: Clock, ms: number | (() => number | Promi
   try {
     limit = Math.max(0, Math.floor(typeof ms === 'number' ? ms : await ms()))
   } catch (error) {
-    return { done: false, reason: 'error', error }
+    return errored(error)
   }
   if (settled !== undefined) return settled
   const timeout = clock.sleep(limit, stop.signal).then((): Timed<T> => ({ done: false, reason: 'timeout' }))

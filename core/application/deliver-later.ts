@@ -39,29 +39,31 @@ export class DeliverLater {
 
   /** Sends the project's undelivered handoffs, oldest first; stops at the first that reaches nothing. Never throws. */
   async run(venture: Venture): Promise<void> {
-    const keys = await this.store.keys()
+    const store = this.store
+    const keys = await store.keys()
     if (keys === undefined) return
     const now = await this.clock.now()
     const plan = planUndelivered(now, keys, venture)
     for (const key of keys) {
       const at = key.startsWith(UNDELIVERED_CLAIM_PREFIX) ? Number(key.split(':').at(-2)) : Number.NaN
-      if (now - at > OLD_CLAIM_MS) await this.store.remove(key)
+      if (now - at > OLD_CLAIM_MS) await store.remove(key)
     }
-    if (plan.drop.length > 0) {
-      for (const key of plan.drop) await this.store.remove(key)
-      this.host.log(`Hark: dropped ${plan.drop.length} undelivered handoff${plan.drop.length === 1 ? '' : 's'} of ${venture} (kept 14 days, ${UNDELIVERED_PER_PROJECT} at most).`)
+    const dropped = plan.drop.length
+    if (dropped > 0) {
+      for (const key of plan.drop) await store.remove(key)
+      this.host.log(`Hark: dropped ${dropped} undelivered handoff${dropped === 1 ? '' : 's'} of ${venture} (kept 14 days, ${UNDELIVERED_PER_PROJECT} at most).`)
     }
     for (const key of plan.send) {
-      if (!(await this.store.claim(key))) continue
-      const held = sanitizeUndelivered(await this.store.read(key), key)
+      if (!(await store.claim(key))) continue
+      const held = sanitizeUndelivered(await store.read(key), key)
       if (held === undefined) {
-        await this.store.remove(key)
+        await store.remove(key)
         continue
       }
       const sent = await this.hark.endSession(deliveredLater(held), { conversationId: held.conversationId })
       if (!sent.ok && sent.kind === 'unreachable') return
       // Sent (or answered): never again. A store that will not delete it keeps a value that is not one.
-      await this.store.done(key)
+      await store.done(key)
       if (!sent.ok) this.host.log(`Hark: a handoff kept since ${new Date(held.recordedAt).toISOString()} was not taken (${sent.detail}); it is not sent again.`)
     }
   }

@@ -23,24 +23,24 @@ export class DetectMove {
   ) {}
 
   async run(transcriptPath: string | undefined): Promise<void> {
+    const { start, conversation } = this
     // Idle or a placeholder: nothing to hand off, nothing to read.
-    if (this.start.phase === 'idle' || this.start.phase === 'placeholder') return
+    if (start.phase === 'idle' || start.phase === 'placeholder') return
     // session.end's handoff comes next: the other processes' records are read for it meanwhile.
-    if (this.start.activeProject !== undefined) this.store.readAhead({ waitMs: STORE_WAIT_EXIT_MS })
+    if (start.activeProject !== undefined) this.store.readAhead({ waitMs: STORE_WAIT_EXIT_MS })
     // The transcript needs no start: read it first, so a start still going (a slow store) loses nothing.
     const tail = await this.tail(transcriptPath)
     if (tail !== undefined) {
-      this.conversation.noteMoved(endsWithMove(tail))
-      return
+      return conversation.noteMoved(endsWithMove(tail))
     }
-    await within(this.clock, STORE_WAIT_EXIT_MS, () => this.start.started())
-    if (this.start.activeProject === undefined) return
+    await within(this.clock, STORE_WAIT_EXIT_MS, () => start.started())
+    if (start.activeProject === undefined) return
     // Refresh the view (bounded like every store call at exit, and so is its wait in the store's queue),
     // then see who carries the conversation.
     await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => this.store.refresh({ waitMs: STORE_WAIT_EXIT_MS }))
-    const active = this.conversation.view?.active
-    const session = this.conversation.open?.sessionId
-    this.conversation.noteMoved(active !== undefined && session !== undefined && active.session !== session)
+    const active = conversation.view?.active
+    const session = conversation.open?.sessionId
+    conversation.noteMoved(active !== undefined && session !== undefined && active.session !== session)
   }
 
   private async tail(path: string | undefined): Promise<string | undefined> {

@@ -15,7 +15,7 @@ import type { Clock } from '../ports/clock.port'
 import type { SessionInfo } from '../ports/session.port'
 import type { ConversationReads } from './conversation-state'
 import type { StoreCalls, StoreHealthReads } from './store-calls'
-import { within } from './deadline'
+import { quiet, within } from './deadline'
 import type { DeliverLater } from './deliver-later'
 import type { HarkAnswer, HarkAnswersReads } from './hark-answers'
 import type { Settings } from './settings'
@@ -44,38 +44,33 @@ export interface StoreFacts {
 
 /** Everything the report shows, gathered (plain data, so the text is a pure function of it). */
 export interface DoctorFacts {
-  readonly project?: { readonly file: string; readonly venture: string }
+  readonly project?: { readonly file: string; readonly venture: string } | undefined
   /** The files looked for, nearest first, when no project file was found. */
   readonly looked: readonly string[]
-  readonly idleReason?: string
+  readonly idleReason?: string | undefined
   readonly keySet: boolean
   readonly answers: readonly HarkAnswer[]
   readonly now: number
   readonly store: StoreFacts
   readonly waiting: number
-  readonly pluginVersion?: string
-  readonly engineVersion?: string
+  readonly pluginVersion?: string | undefined
+  readonly engineVersion?: string | undefined
+}
+
+/** Each outcome of a request as the report words it, and its fix ('' for none). */
+const OUTCOMES: Readonly<Record<HarkAnswer['outcome'], readonly [word: string, fix: string]>> = {
+  ok: ['ok', ''],
+  'key-refused': ['key refused', `Hark refused the access key: set a new one with ${CONFIGURE}, then restart Claude Code.`],
+  unreachable: ['unreachable', 'No connection to harkstudio.io: check the network, or the proxy (HTTPS_PROXY) and its certificate (NODE_EXTRA_CA_CERTS).'],
+  broken: ['connection broke', 'The connection broke after the request went out: the network or a proxy dropped it; Hark may have got it.'],
+  timeout: ['timed out', 'No answer within the limit: Hark or the network is slow; a proxy may be holding the request.'],
+  refused: ['error', 'Hark answered with an error: try again later; if it stays, tell Hark\'s support the tool and the time.'],
 }
 
 /** The fix for a failed answer, or '' for an answer that needs none. */
 export function fixFor(answer: HarkAnswer): string {
-  switch (answer.outcome) {
-    case 'ok':
-      return ''
-    case 'key-refused':
-      return `Hark refused the access key: set a new one with ${CONFIGURE}, then restart Claude Code.`
-    case 'unreachable':
-      return 'No connection to harkstudio.io: check the network, or the proxy (HTTPS_PROXY) and its certificate (NODE_EXTRA_CA_CERTS).'
-    case 'broken':
-      return 'The connection broke after the request went out: the network or a proxy dropped it; Hark may have got it.'
-    case 'timeout':
-      return 'No answer within the limit: Hark or the network is slow; a proxy may be holding the request.'
-    case 'refused':
-      return 'Hark answered with an error: try again later; if it stays, tell Hark\'s support the tool and the time.'
-  }
+  return OUTCOMES[answer.outcome][1]
 }
-
-const OUTCOME_WORDS: Record<HarkAnswer['outcome'], string> = { ok: 'ok', 'key-refused': 'key refused', unreachable: 'unreachable', broken: 'connection broke', timeout: 'timed out', refused: 'error' }
 
 /** `06:12:03 UTC, 40 s ago` (the clock's epoch ms). */
 function when(at: number, now: number): string {
@@ -86,47 +81,38 @@ function when(at: number, now: number): string {
 
 /** The report's text. Pure: the same facts give the same screen. */
 export function renderDoctor(f: DoctorFacts): string {
+  const { looked, answers, store: s } = f
   const lines = ['Hark doctor (from what this session already knows; it sends nothing)', '']
   if (f.project !== undefined) {
     lines.push(`Project file: ${f.project.file} (project ${f.project.venture})`)
   } else if (f.idleReason === 'unplaced-folder') {
     lines.push('Project file: none looked for: the session runs in a network share or a device path, which the plugin does not read.')
   } else {
-    lines.push('Project file: none found. Looked for, nearest first:')
-    for (const place of f.looked.slice(0, MAX_PLACES)) lines.push(`  ${place}`)
-    if (f.looked.length > MAX_PLACES) lines.push(`  and ${f.looked.length - MAX_PLACES} more up to the root`)
+    lines.push('Project file: none found. Looked for, nearest first:', ...looked.slice(0, MAX_PLACES).map((place) => `  ${place}`))
+    if (looked.length > MAX_PLACES) lines.push(`  and ${looked.length - MAX_PLACES} more up to the root`)
     lines.push('  Fix: mkdir -p .hark && echo V-012 > .hark/project (your project\'s code), or run `hark init`.')
   }
-  lines.push(f.keySet ? 'Access key: set' : `Access key: not set. Fix: ${CONFIGURE}`)
-  lines.push('')
-  if (f.answers.length === 0) {
-    lines.push('Hark\'s answers: none yet (no request since the plugin loaded).')
-  } else {
-    lines.push('Hark\'s last answer per tool:')
-    const width = Math.max(...f.answers.map((a) => a.tool.length))
-    for (const a of f.answers) {
-      const status = a.status !== undefined ? ` (HTTP ${a.status})` : ''
-      lines.push(`  ${a.tool.padEnd(width)}  ${OUTCOME_WORDS[a.outcome]}${status}, ${when(a.at, f.now)}`)
-      const fix = fixFor(a)
-      if (fix !== '') lines.push(`  ${' '.repeat(width)}  Fix: ${fix}`)
-    }
+  lines.push(f.keySet ? 'Access key: set' : `Access key: not set. Fix: ${CONFIGURE}`, '', answers.length === 0 ? 'Hark\'s answers: none yet (no request since the plugin loaded).' : 'Hark\'s last answer per tool:')
+  const width = Math.max(...answers.map((a) => a.tool.length))
+  for (const a of answers) {
+    lines.push(`  ${a.tool.padEnd(width)}  ${OUTCOMES[a.outcome][0]}${a.status !== undefined ? ` (HTTP ${a.status})` : ''}, ${when(a.at, f.now)}`)
+    const fix = fixFor(a)
+    if (fix !== '') lines.push(`  ${' '.repeat(width)}  Fix: ${fix}`)
   }
-  lines.push('')
-  const s = f.store
-  lines.push(`Store: one file under ~/.claude/plugins/store/, named after how the plugin was installed: ${STORE_FILES}`)
-  if (s.entries === undefined) {
-    lines.push('  Its entries could not be read in time.')
-  } else {
-    const size = s.bytes === undefined ? '' : `, about ${s.bytes < 10_240 ? `${s.bytes} bytes` : `${Math.round(s.bytes / 1024)} KB`} of data`
-    lines.push(`  ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'}${size}: ${s.records ?? 0} process record(s), ${s.briefs ?? 0} cached brief(s), ${s.claims ?? 0} handoff claim(s), ${s.undelivered ?? 0} undelivered handoff(s)`)
-  }
-  lines.push(s.refusedWrite
-    ? '  A write was refused this session: this process hands off its own work. Fix: check the disk (space, permissions) under ~/.claude/plugins/store/.'
-    : '  No write refused this session.')
+  const size = s.bytes === undefined ? '' : `, about ${s.bytes < 10_240 ? `${s.bytes} bytes` : `${Math.round(s.bytes / 1024)} KB`} of data`
+  lines.push(
+    '',
+    `Store: one file under ~/.claude/plugins/store/, named after how the plugin was installed: ${STORE_FILES}`,
+    s.entries === undefined
+      ? '  Its entries could not be read in time.'
+      : `  ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'}${size}: ${s.records ?? 0} process record(s), ${s.briefs ?? 0} cached brief(s), ${s.claims ?? 0} handoff claim(s), ${s.undelivered ?? 0} undelivered handoff(s)`,
+    s.refusedWrite
+      ? '  A write was refused this session: this process hands off its own work. Fix: check the disk (space, permissions) under ~/.claude/plugins/store/.'
+      : '  No write refused this session.',
+  )
   if (s.slow) lines.push('  The store was slow to answer once; later calls wait less.')
   if (f.waiting > 0) lines.push(`Handoffs waiting for delivery: ${f.waiting} (the next session start in this project sends ${f.waiting === 1 ? 'it' : 'them'}).`)
-  lines.push('')
-  lines.push(`Versions: hark-memory ${f.pluginVersion ?? '(unknown)'}, Claude Code ${f.engineVersion ?? '(unknown)'}`)
+  lines.push('', `Versions: hark-memory ${f.pluginVersion ?? '(unknown)'}, Claude Code ${f.engineVersion ?? '(unknown)'}`)
   return lines.join('\n')
 }
 
@@ -151,27 +137,27 @@ export class Doctor {
       project === undefined ? this.places() : Promise.resolve([]),
       this.storeFacts(),
       this.start.activeProject === undefined ? Promise.resolve(0) : this.delivery.waiting(this.start.activeProject.venture).catch(() => 0),
-      this.session.pluginVersion().catch(() => undefined),
-      this.session.engineVersion().catch(() => undefined),
+      quiet(this.session.pluginVersion()),
+      quiet(this.session.engineVersion()),
     ])
     return renderDoctor({
-      ...(project !== undefined && { project: { file: project.file, venture: project.venture } }),
+      project,
       looked,
-      ...(this.start.idleReason !== undefined && { idleReason: this.start.idleReason }),
+      idleReason: this.start.idleReason,
       keySet: this.settings.accessKey !== undefined,
       answers: this.answers.last,
       now,
       store: storeFacts,
       waiting,
-      ...(pluginVersion !== undefined && { pluginVersion }),
-      ...(engineVersion !== undefined && { engineVersion }),
+      pluginVersion,
+      engineVersion,
     })
   }
 
   /** The files the start looks for (SPEC.md, Setup 1), recomputed from the session's folder. */
   private async places(): Promise<string[]> {
     try {
-      const [cwd, platform] = await Promise.all([this.session.cwd(), this.session.platform().catch(() => undefined)])
+      const [cwd, platform] = await Promise.all([this.session.cwd(), quiet(this.session.platform())])
       return projectFileCandidates(cwd, pathRules(platform, cwd)).map((c) => c.path)
     } catch {
       return []

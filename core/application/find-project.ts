@@ -7,6 +7,7 @@ import { withoutControls } from '../domain/item'
 import { pathRules, placePath, type PathRules } from '../domain/paths'
 import { parseProjectFile, projectFileCandidates, projectRef, type ProjectRef } from '../domain/project'
 import type { Files } from '../ports/files.port'
+import { quiet } from './deadline'
 import type { Host } from '../ports/host.port'
 import type { SessionInfo } from '../ports/session.port'
 import type { Settings } from './settings'
@@ -32,7 +33,7 @@ export class FindProject {
     // Independent look-ups go out together: each `$` call is a round trip to the engine.
     const [placeholder, platform, folder] = await Promise.all([
       this.load.placeholderReleased ? false : this.isPlaceholder(),
-      this.session.platform().catch(() => undefined),
+      quiet(this.session.platform()),
       cwd ?? this.session.cwd(),
     ])
     if (placeholder) return 'placeholder'

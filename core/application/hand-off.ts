@@ -119,11 +119,12 @@ export class HandOff {
     // time in the window for what follows.
     await within(this.clock, () => budget.reserve(), () => this.start.started())
     const project = this.start.activeProject
-    const recordKey = this.conversation.open?.recordKey
+    const c = this.conversation
+    const recordKey = c.open?.recordKey
     if (project === undefined || recordKey === undefined) return { kind: 'idle' }
     // A moved conversation is handed off by the background process, which reads the store: all of it but
     // what this process's store refused to take, which this process hands off itself (SPEC.md, Limits).
-    if (this.conversation.moved && !this.conversation.refused) return { kind: 'moved' }
+    if (c.moved && !c.refused) return { kind: 'moved' }
     let at = ahead?.at
     let others = ahead?.others
     if (at === undefined) {
@@ -135,8 +136,8 @@ export class HandOff {
       at = await reading
     }
     // The view as it is now: a change recorded since the read is merged into it.
-    const view = this.conversation.view
-    if (view === undefined || this.conversation.record === undefined) return { kind: 'idle' }
+    const view = c.view
+    if (view === undefined || c.record === undefined) return { kind: 'idle' }
     const tool = this.claims.toolFor(view)
     if (tool === undefined) return { kind: 'nothing' }
     return { kind: 'pending', tool, project, recordKey, view, at, others }

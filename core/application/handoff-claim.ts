@@ -13,7 +13,7 @@ import type { Clock } from '../ports/clock.port'
 import type { BriefService } from './brief-service'
 import type { Claim, Claims } from './claims'
 import type { ConversationReads, Others } from './conversation-state'
-import { within } from './deadline'
+import { quiet, within } from './deadline'
 import type { ExitBudget } from './exit-budget'
 import type { RecordRepository } from './record-repository'
 import type { StartReads } from './start-session'
@@ -68,7 +68,7 @@ export class HandoffClaim {
   async claimAhead(): Promise<void> {
     if (this.start.activeProject === undefined || this.conversation.open === undefined) return
     if (this.conversation.moved || this.conversation.refused) return
-    const preparing = this.prepare().catch(() => undefined)
+    const preparing = quiet(this.prepare())
     this.ahead.preparing = preparing
     this.ahead.abandoned = false
     await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => preparing)
@@ -92,7 +92,7 @@ export class HandoffClaim {
       if (claim?.key !== undefined) await this.claims.release(claim.key, options)
       return undefined
     }
-    return { at, segment: view.segment, others: read.value, ...(claim === undefined ? {} : { claim }) }
+    return { at, segment: view.segment, others: read.value, ...(claim !== undefined && { claim }) }
   }
 
   /**

@@ -8,7 +8,7 @@ import { buildHandoff, CLOSE_REASON, type HandoffPayload } from '../domain/hando
 import type { Venture } from '../domain/project'
 import { pathKey } from '../domain/paths'
 import { oneSpellingPerFile, type Work } from '../domain/work'
-import type { HarkGateway, HarkResult } from '../ports/hark.port'
+import type { HarkFailureKind, HarkGateway, HarkResult } from '../ports/hark.port'
 import type { Host } from '../ports/host.port'
 import type { ConversationReads } from './conversation-state'
 import type { DeliverLater } from './deliver-later'
@@ -22,6 +22,11 @@ const LATER = ' The handoff is kept on this machine and sent at the next session
 const LATER_CLAUSE = ' the handoff is kept on this machine and sent at the next session start in this project.'
 
 /** `end_session`'s arguments for some work, with the work as sent (one spelling per file). */
+/** A handoff whose `tool` failed (`failure`: how; `detail`: for the log line), with the work it carried. */
+function failed(tool: 'end_session' | 'session_stopped' | 'close_session', detail: string, failure: HarkFailureKind, work: Work): HandoffOutcome {
+  return { kind: 'failed', tool, detail, failure, work }
+}
+
 export interface Prepared {
   readonly work: Work
   readonly payload: HandoffPayload
@@ -52,7 +57,7 @@ export class HandoffRequest {
     if (left <= 0) {
       const kept = sent.kind === 'unreachable' && (await this.keep(venture, payload, budget))
       this.host.log(`Hark: end_session failed (${sent.detail}), and no exit time was left to ask Hark to draft the handoff instead.${kept ? LATER : ''}`)
-      return { kind: 'failed', tool: 'end_session', detail: sent.detail, failure: sent.kind, work }
+      return failed('end_session', sent.detail, sent.kind, work)
     }
     const stopped = await this.hark.sessionStopped(venture, { timeoutMs: left })
     if (!stopped.ok) {
@@ -60,8 +65,7 @@ export class HandoffRequest {
       const kept = sent.kind === 'unreachable' && stopped.kind === 'unreachable' && (await this.keep(venture, payload, budget))
       const after = kept ? LATER_CLAUSE : stopped.kind === 'key-refused' ? ' Hark refused the access key: run /plugin configure hark-memory@hark to set a new one.' : " Hark's idle sweep drafts the handoff."
       this.host.log(`Hark: end_session failed (${sent.detail}), and so did session_stopped (${stopped.detail});${after}`)
-      const failure = sent.kind === 'key-refused' ? sent.kind : stopped.kind
-      return { kind: 'failed', tool: 'session_stopped', detail: stopped.detail, failure, work }
+      return failed('session_stopped', stopped.detail, sent.kind === 'key-refused' ? sent.kind : stopped.kind, work)
     }
     this.host.log(`Hark: end_session failed (${sent.detail}); Hark drafts the handoff from repo activity instead.`)
     return this.outcome('session_stopped', work, stopped)
@@ -82,6 +86,6 @@ export class HandoffRequest {
     if (result.ok) return { kind: 'sent', tool, work }
     const after = result.kind === 'timeout' ? " Hark's idle sweep drafts the handoff." : ''
     this.host.log(`Hark: ${tool} failed (${result.detail}).${after}`)
-    return { kind: 'failed', tool, detail: result.detail, failure: result.kind, work }
+    return failed(tool, result.detail, result.kind, work)
   }
 }

@@ -12,7 +12,6 @@
 import { renderBriefText } from '../domain/brief'
 import { describeItem } from '../domain/item'
 import { isProjectId, type Venture } from '../domain/project'
-import type { Clock } from '../ports/clock.port'
 import type { HarkFailureKind, HarkGateway } from '../ports/hark.port'
 import type { BriefService } from './brief-service'
 import type { ConversationReads } from './conversation-state'
@@ -28,6 +27,9 @@ export const VENTURE_URL = 'https://harkstudio.io/ventures/'
 
 const USAGE = 'Usage: /hark [brief|handoff|preview|needs|open|doctor]'
 const SUBCOMMANDS = ['', 'brief', 'handoff', 'preview', 'needs', 'open', 'help', 'doctor']
+
+/** `n` and `noun`, plural but for one: `1 file`, `2 files`. */
+const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`
 
 function subcommand(args: string): string {
   return (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
@@ -56,7 +58,6 @@ export class HarkCommand {
     private readonly handOff: HandOff,
     private readonly hark: HarkGateway,
     private readonly store: RecordRepository,
-    private readonly clock: Clock,
     private readonly delivery: DeliverLater,
     private readonly doctor: Doctor,
   ) {}
@@ -131,21 +132,20 @@ export class HarkCommand {
   private async waitingLine(): Promise<string> {
     const project = this.start.activeProject
     const n = project === undefined ? 0 : await this.delivery.waiting(project.venture)
-    return n === 0 ? '' : `\n\n${n} handoff${n === 1 ? '' : 's'} of earlier sessions could not reach Hark and wait${n === 1 ? 's' : ''} on this machine; the next session start sends ${n === 1 ? 'it' : 'them'}.`
+    return n === 0 ? '' : `\n\n${counted(n, 'handoff')} of earlier sessions could not reach Hark and wait${n === 1 ? 's' : ''} on this machine; the next session start sends ${n === 1 ? 'it' : 'them'}.`
   }
 
   private async needs(venture: Venture): Promise<string> {
     const result = await this.hark.listCandidates(venture)
     if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).${keyHelp(result)}`
     const { items, total } = result.value
-    const now = await this.clock.now()
     const state = this.conversation.view?.status?.state ?? this.briefs.brief?.handoffState ?? 'Open'
-    await this.store.save((record) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: Math.min(total, 9_999), at: now } }))
+    await this.store.save((record, { now }) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: Math.min(total, 9_999), at: now } }))
     this.briefs.showStatus()
     if (total === 0) return `No proposals wait for a person in ${venture}.`
     const lines = items.slice(0, 50).map((item) => `- ${describeItem(item)}`)
     if (total > lines.length) lines.push(`- and ${total - lines.length} more`)
-    return `${total} proposal${total === 1 ? '' : 's'} wait${total === 1 ? 's' : ''} for a person in ${venture}:\n${lines.join('\n')}`
+    return `${counted(total, 'proposal')} wait${total === 1 ? 's' : ''} for a person in ${venture}:\n${lines.join('\n')}`
   }
 
   /** SPEC.md: prints the link (asking get_venture once when the file holds a code); starts no program. */
@@ -181,7 +181,7 @@ function describeHandoff(outcome: HandoffOutcome): string {
     case 'sent': {
       if (outcome.tool === 'close_session') return 'No edits, commits or test runs to hand off: closed the Hark session.'
       const { files, commits, tests } = outcome.work
-      const what = `${files.length} file${files.length === 1 ? '' : 's'}, ${commits.length} commit${commits.length === 1 ? '' : 's'}, ${tests.length} test run${tests.length === 1 ? '' : 's'}`
+      const what = `${counted(files.length, 'file')}, ${counted(commits.length, 'commit')}, ${counted(tests.length, 'test run')}`
       return outcome.tool === 'end_session'
         ? `Handed off to Hark (${what}). Work from here on starts a new handoff.`
         : `end_session failed, so Hark drafts the handoff from repo activity (${what}).`
@@ -206,16 +206,11 @@ export function describePreview(preview: HandoffPreview): string {
       return `Nothing to hand off: no edits, commits or test runs since the last handoff. If the session ended now, close_session would be sent to close the open Hark session, with the reason "${preview.reason}". ${nothingSent}`
     case 'end_session': {
       const p = preview.payload
-      const field = (name: string, value: string): string => `${name}:\n${value === '' ? '(empty)' : value}`
-      const parts = [
+      const fields = { what_i_did: p.what_i_did, what_changed: p.what_changed, whats_next: p.whats_next, links: p.links.join('\n'), watch_out_for: p.watch_out_for }
+      return [
         `If the session ended now, end_session would send this to Hark for ${p.venture}, after cleaning. ${nothingSent}`,
-        field('what_i_did', p.what_i_did),
-        field('what_changed', p.what_changed),
-        field('whats_next', p.whats_next),
-        field('links', p.links.join('\n')),
-      ]
-      if (p.watch_out_for !== undefined) parts.push(field('watch_out_for', p.watch_out_for))
-      return parts.join('\n\n')
+        ...Object.entries(fields).flatMap(([name, value]) => (value === undefined ? [] : [`${name}:\n${value === '' ? '(empty)' : value}`])),
+      ].join('\n\n')
     }
   }
 }

@@ -15,7 +15,7 @@ import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
 import type { SessionInfo } from '../ports/session.port'
 import type { Others } from './conversation-state'
-import { within } from './deadline'
+import { quiet, within } from './deadline'
 import type { DeliverLater } from './deliver-later'
 import type { ProjectPaths } from './project-paths'
 import type { RecordRepository } from './record-repository'
@@ -52,8 +52,8 @@ export class LoadConversation {
 
   /** The time, the session id and when the session was launched. Never rejects until awaited by `open`. */
   launch(): Promise<LaunchFacts> {
-    const facts = Promise.all([this.clock.now(), this.session.id().catch(() => 'unknown'), this.session.startedAt().catch(() => undefined)]).then(([now, sessionId, launched]) => ({ now, sessionId, launched }))
-    facts.catch(() => undefined) // awaited only when a project is found
+    const facts = Promise.all([this.clock.now(), this.session.id().catch(() => 'unknown'), quiet(this.session.startedAt())]).then(([now, sessionId, launched]) => ({ now, sessionId, launched }))
+    void quiet(facts) // awaited only when a project is found
     return facts
   }
 

@@ -24,24 +24,17 @@ export interface ProjectPlace {
   /** The folder the project file was found in, as spelled from the session folder. */
   readonly root: AbsolutePath
   /** Where that folder lands, every symbolic link followed, when the file system says. */
-  readonly real?: AbsolutePath
+  readonly real?: AbsolutePath | undefined
 }
 
 /** The conversation's memory of paths. */
 export class PathState {
-  private here: ProjectPlace | undefined
+  /** The project's place, once the start settled it. */
+  place: ProjectPlace | undefined
   /** Where folders land, or the look-up in flight (shared by edits running in parallel). */
   private readonly folders = new Map<string, Promise<AbsolutePath | undefined>>()
   private readonly spellings = new Map<string, string>()
 
-  get place(): ProjectPlace | undefined {
-    return this.here
-  }
-
-  /** ProjectPaths' own reads and writes, below. */
-  settle(place: ProjectPlace): void {
-    this.here = place
-  }
   /**
    * Where a folder lands, asked through `look` once per conversation; a folder that leads
    * nowhere is asked again next time (a Write may have made it since).
@@ -88,7 +81,7 @@ export class ProjectPaths {
     if (found === undefined) throw new Error('the project folder cannot be placed')
     const landed = await this.files.realPath(formatPath(found))
     const real = landed === undefined ? undefined : placePath(landed, '/', rules)
-    this.state.settle(real === undefined ? { rules, root: found } : { rules, root: found, real })
+    this.state.place = { rules, root: found, real }
     return pathKey(formatPath(real ?? found), rules)
   }
 
@@ -98,7 +91,7 @@ export class ProjectPaths {
    */
   async relative(filePath: string): Promise<string | undefined> {
     const place = this.state.place
-    if (place === undefined || typeof filePath !== 'string') return undefined
+    if (place === undefined) return undefined
     // An absolute path (what the engine's edit tools give) is placed without the session folder: asking
     // for it is a round trip to the engine, which every edit would wait for.
     const target =

@@ -41,14 +41,13 @@ export class ProvideContext {
   /** The blocks with ours added (or replaced); unchanged when there is nothing to add. */
   async blocks(blocks: readonly ContextBlock[]): Promise<readonly ContextBlock[]> {
     const project = this.start.activeProject
-    if (project !== undefined) await this.briefs.firstBrief()
+    if (project === undefined) return blocks
+    await this.briefs.firstBrief()
     const brief = this.briefs.brief
-    if (project === undefined || brief === undefined) return blocks
-    let text = renderBriefBlock(project.venture, brief)
-    if (this.conversation.view?.recapPending === true) {
-      text = renderRecapBlock(project.venture, brief)
-      await this.store.recapGiven(STORE_WAIT_MS)
-    }
+    if (brief === undefined) return blocks
+    const recap = this.conversation.view?.recapPending === true
+    const text = (recap ? renderRecapBlock : renderBriefBlock)(project.venture, brief)
+    if (recap) await this.store.recapGiven(STORE_WAIT_MS)
     // Once in the context, no prompt needs to carry it (the agent view's placeholder, released by /hark).
     this.start.briefGiven()
     return [...blocks.filter((b) => b.name !== BLOCK_NAME), { name: BLOCK_NAME, text }]

@@ -16,8 +16,8 @@ import { sanitizeRecord } from '../domain/conversation/sanitize'
 import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
 import type { Host } from '../ports/host.port'
-import { describeError, within } from './deadline'
-import type { ConversationState, Others } from './conversation-state'
+import { describeError, quiet, within } from './deadline'
+import type { ConversationState, OpenConversation, Others } from './conversation-state'
 import type { StoreCallOptions, StoreCalls } from './store-calls'
 
 /** What a change to this process's record may look at: the other records and the merge before it. */
@@ -41,7 +41,7 @@ export class SaveQueue {
   /** Runs `work` after everything queued before it; resolves to its outcome. */
   queue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.chain.then(work)
-    this.chain = run.catch(() => undefined)
+    this.chain = quiet(run)
     return run
   }
 }
@@ -62,7 +62,7 @@ export class RecordRepository {
    */
   async open(key: ConversationKey, loadedAt: number, sessionId: string): Promise<Others> {
     const recordKey = makeRecordKey(key, loadedAt, this.entropy.randomHex(8))
-    const others = (await this.read(key, recordKey)) ?? new Map<string, ConversationRecord>()
+    const others = (await this.read({ key, recordKey })) ?? new Map<string, ConversationRecord>()
     const record = newRecord(conversationIdOf(others) ?? newConversationId(this.entropy.randomHex(32)))
     this.conversation.begin({ key, recordKey, sessionId }, record, mergeConversation(recordKey, record, others))
     this.conversation.others = others
@@ -74,11 +74,14 @@ export class RecordRepository {
     return this.save((r, { now }) => noteSession(r, sessionId, now), { over: others })
   }
 
-  /** Every record of the conversation but `exceptKey`, sanitized; damaged ones are left out. Undefined: the store did not answer. */
-  private async read(conversation: ConversationKey, exceptKey: string, options: StoreCallOptions = {}): Promise<Map<string, ConversationRecord> | undefined> {
+  /**
+   * Every record of conversation `open.key` but `open.recordKey` (this process's own), sanitized; damaged
+   * ones are left out. Undefined: the store did not answer.
+   */
+  private async read(open: Pick<OpenConversation, 'key' | 'recordKey'>, options: StoreCallOptions = {}): Promise<Map<string, ConversationRecord> | undefined> {
     const keys = await this.calls.keys(options)
     if (keys === undefined) return undefined
-    const mine = keys.filter((k) => parseRecordKey(k)?.conversation === conversation && k !== exceptKey)
+    const mine = keys.filter((k) => parseRecordKey(k)?.conversation === open.key && k !== open.recordKey)
     const values = await this.calls.values(mine, options)
     if (values === undefined) return undefined
     const out = new Map<string, ConversationRecord>()
@@ -94,6 +97,14 @@ export class RecordRepository {
     return out
   }
 
+  /** Keeps `record` as this process's record, `others` as the records last read, and their merge as the view. */
+  private keep(recordKey: string, record: ConversationRecord, others: Others): void {
+    const c = this.conversation
+    c.record = record
+    c.others = others
+    c.view = mergeConversation(recordKey, record, others)
+  }
+
   /**
    * The latest merge of every process's record into the view, reading only (a refused read leaves the view
    * as it was). Queued with the saves, so it sees what this process saved before it. Resolves to the
@@ -102,7 +113,7 @@ export class RecordRepository {
   refresh(options: StoreCallOptions = {}): Promise<Others | undefined> {
     return this.saves.queue(async () => {
       const open = this.conversation.open
-      const others = open === undefined ? undefined : await this.read(open.key, open.recordKey, options)
+      const others = open === undefined ? undefined : await this.read(open, options)
       if (others !== undefined) this.see(others)
       return others
     })
@@ -110,11 +121,8 @@ export class RecordRepository {
 
   /** Merges `others` (as a read found them) with this process's record as it is now into the view. */
   see(others: Others): void {
-    const open = this.conversation.open
-    const record = this.conversation.record
-    if (open === undefined || record === undefined) return
-    this.conversation.others = others
-    this.conversation.view = mergeConversation(open.recordKey, record, others)
+    const { open, record } = this.conversation
+    if (open !== undefined && record !== undefined) this.keep(open.recordKey, record, others)
   }
 
   /**
@@ -124,8 +132,7 @@ export class RecordRepository {
    */
   readAhead(options: StoreCallOptions = {}): void {
     const open = this.conversation.open
-    if (open === undefined) return
-    this.conversation.readAhead = this.saves.queue(() => this.read(open.key, open.recordKey, options)).catch(() => undefined)
+    if (open !== undefined) this.conversation.readAhead = quiet(this.saves.queue(() => this.read(open, options)))
   }
 
   /**
@@ -135,7 +142,7 @@ export class RecordRepository {
    */
   async refreshForHandoff(options: StoreCallOptions = {}): Promise<Others | undefined> {
     const reading = this.conversation.readAhead
-    this.conversation.readAhead = undefined
+    this.dropReadAhead()
     const ahead = await reading
     if (ahead === undefined) return this.refresh(options)
     this.see(ahead)
@@ -176,54 +183,54 @@ export class RecordRepository {
    * a change that throws is one log line, and nothing of it is kept.
    */
   async record(change: RecordChange, at?: number): Promise<void> {
-    const open = this.conversation.open
-    if (open === undefined || this.conversation.record === undefined) return
+    const c = this.conversation
+    const open = c.open
+    if (open === undefined || c.record === undefined) return
     const now = at ?? (await this.clock.now())
-    const current = this.conversation.record
-    if (current === undefined) return
-    const others = this.conversation.others
+    const { record, others } = c
+    if (record === undefined) return
+    const { recordKey } = open
     let changed: ConversationRecord
     try {
-      changed = change(current, { others, view: this.conversation.view ?? mergeConversation(open.recordKey, current, others), now, recordKey: open.recordKey })
+      changed = change(record, { others, view: c.view ?? mergeConversation(recordKey, record, others), now, recordKey })
     } catch (error) {
       this.host.log(`Hark: recording the session's work failed (${describeError(error)}); the session carries on.`)
       return
     }
-    this.conversation.record = changed
-    this.conversation.view = mergeConversation(open.recordKey, changed, others)
-    if (this.conversation.persistWaiting) return
-    this.conversation.persistWaiting = true
+    this.keep(recordKey, changed, others)
+    if (c.persistWaiting) return
+    c.persistWaiting = true
     this.saves
       .queue(() => {
-        this.conversation.persistWaiting = false
+        c.persistWaiting = false
         return this.saveNow((r) => r, {}, true)
       })
       .catch((error: unknown) => this.host.log(`Hark: storing the session's work failed (${describeError(error)}); the session carries on.`))
   }
 
   private async saveNow(change: RecordChange, options: SaveOptions, skipUnchanged = false): Promise<boolean> {
-    const open = this.conversation.open
-    if (open === undefined || this.conversation.record === undefined) return false
-    const others = options.over ?? (await this.read(open.key, open.recordKey, options)) ?? new Map<string, ConversationRecord>()
+    const c = this.conversation
+    const open = c.open
+    if (open === undefined || c.record === undefined) return false
+    const others = options.over ?? (await this.read(open, options)) ?? new Map<string, ConversationRecord>()
     const { recordKey } = open
     const now = options.at ?? (await this.clock.now())
     // Read after the clock: a change `record` made meanwhile is kept.
-    const current = this.conversation.record
+    const current = c.record
     if (current === undefined) return false
-    this.conversation.others = others
+    c.others = others
     const changed = change(current, { others, view: mergeConversation(recordKey, current, others), now, recordKey })
     // What another process's handoff covered leaves this record too (SPEC.md, Who reads it).
     const record = keptAfterHandoff(absorb(changed, mergeConversation(recordKey, changed, others), now), recordKey)
-    this.conversation.record = record
-    this.conversation.view = mergeConversation(recordKey, record, others)
+    this.keep(recordKey, record, others)
     // A queued write that finds the record as an earlier one stored it (that one ran after the change) writes nothing.
     const signature = JSON.stringify({ ...record, savedAt: 0 })
-    if (skipUnchanged && signature === this.conversation.stored) return true
+    if (skipUnchanged && signature === c.stored) return true
     const written = await this.calls.set(recordKey, record, options)
-    if (written === 'stored') this.conversation.stored = signature
-    else if (written === 'refused') this.conversation.refused = true
+    if (written === 'stored') c.stored = signature
+    else if (written === 'refused') this.refuse()
     // Slow, not refused: the record counts as stored once the write lands.
-    else void written.landed.then((landed) => (landed ? (this.conversation.stored = signature) : (this.conversation.refused = true)))
+    else void written.landed.then((landed) => (landed ? (c.stored = signature) : this.refuse()))
     return written === 'stored'
   }
 
@@ -247,9 +254,10 @@ export class RecordRepository {
 
   /** The status changes in this process's memory (the record and the view) before, or at exit instead of, a save that stores it. */
   noteStatus(status: NonNullable<ConversationRecord['status']>): void {
-    const { record, view } = this.conversation
+    const c = this.conversation
+    const { record, view } = c
     if (record === undefined) return
-    this.conversation.record = { ...record, status }
-    if (view !== undefined) this.conversation.view = { ...view, status }
+    c.record = { ...record, status }
+    if (view !== undefined) c.view = { ...view, status }
   }
 }

@@ -12,7 +12,7 @@ import type { ProjectRef } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
-import { describeError, within } from './deadline'
+import { describeError, quiet, within } from './deadline'
 import type { FindProject } from './find-project'
 import type { LoadConversation } from './load-conversation'
 import { STORE_WAIT_EXIT_MS } from './store-calls'
@@ -85,29 +85,17 @@ export interface BriefOwedWrites extends StartReads {
 
 /** One conversation's start: its phase, the project it found, and the start in progress. */
 export class StartState implements BriefOwedWrites {
-  private current: Phase = 'unstarted'
-  private reason: IdleReason | undefined
-  private found: ProjectRef | undefined
+  phase: Phase = 'unstarted'
+  idleReason: IdleReason | undefined
+  project: ProjectRef | undefined
+  ended = false
   private starting: Promise<void> | undefined
   private chores: Promise<void> | undefined
   private owed = false
   private resumed = false
-  private over = false
 
-  get phase(): Phase {
-    return this.current
-  }
-  get idleReason(): IdleReason | undefined {
-    return this.reason
-  }
-  get project(): ProjectRef | undefined {
-    return this.found
-  }
   get activeProject(): ProjectRef | undefined {
-    return this.current === 'active' ? this.found : undefined
-  }
-  get ended(): boolean {
-    return this.over
+    return this.phase === 'active' ? this.project : undefined
   }
   started(): Promise<void> {
     return this.starting ?? Promise.resolve()
@@ -118,9 +106,6 @@ export class StartState implements BriefOwedWrites {
 
   briefGiven(): void {
     this.owed = false
-  }
-  end(): void {
-    this.over = true
   }
   oweBrief(): void {
     this.owed = true
@@ -135,16 +120,15 @@ export class StartState implements BriefOwedWrites {
     return owed
   }
   beginHousekeeping(chores: Promise<void>): void {
-    this.chores = chores.catch(() => undefined)
+    this.chores = quiet(chores)
   }
   begin(run: () => Promise<void>): Promise<void> {
-    this.starting ??= run()
-    return this.starting
+    return (this.starting ??= run())
   }
   moveTo(phase: Phase, details: { project?: ProjectRef; reason?: IdleReason } = {}): void {
-    this.current = phase
-    if (details.project !== undefined) this.found = details.project
-    if (details.reason !== undefined) this.reason = details.reason
+    this.phase = phase
+    this.project = details.project ?? this.project
+    this.idleReason = details.reason ?? this.idleReason
     // Leaving the placeholder: the next start is a real one.
     if (phase === 'unstarted') this.starting = undefined
   }
@@ -228,38 +212,33 @@ export class StartSession {
 
   /** The conversation ended (`/clear`, a resume): what its start still has running writes and shows nothing more. */
   end(): void {
-    this.state.end()
+    this.state.ended = true
   }
 
   private async start(cwd?: string): Promise<void> {
+    const state = this.state
     const place = await this.find.place(cwd)
-    if (place === 'placeholder' || place === undefined) {
-      this.state.moveTo(place === undefined ? 'idle' : 'placeholder', place === undefined ? { reason: 'unplaced-folder' } : {})
-      return
-    }
+    if (place === undefined) return state.moveTo('idle', { reason: 'unplaced-folder' })
+    if (place === 'placeholder') return state.moveTo('placeholder')
     // What the conversation's key needs besides the project is asked while the project file is looked for.
     const launch = this.conversation.launch()
     const project = await this.find.project(place)
-    if (project === undefined) {
-      this.state.moveTo('idle', { reason: 'no-project' })
-      return
-    }
+    if (project === undefined) return state.moveTo('idle', { reason: 'no-project' })
     if (!this.find.keySet(project)) {
-      this.state.moveTo('idle', { project, reason: 'no-key' })
-      this.briefs.showStatus()
-      return
+      state.moveTo('idle', { project, reason: 'no-key' })
+      return this.briefs.showStatus()
     }
     // The project's cached brief is read while the conversation loads (the reuse rule needs both).
     const cached = this.briefs.cached(project.venture)
     const loaded = await this.conversation.open(project, place.rules, launch)
-    if (this.state.ended) return
-    if (loaded.others.size > 0) this.state.noteResumed()
-    this.state.moveTo('active', { project })
+    if (state.ended) return
+    if (loaded.others.size > 0) state.noteResumed()
+    state.moveTo('active', { project })
     // The brief request goes out now (nothing waits on Hark: docs/engine.md), while this process's record
     // is stored. The housekeeping goes alongside: the first message's context does not wait for it, and the
     // handoff does (within the exit window), as it may claim this conversation's segment.
     this.briefs.beginAtStart(cached)
-    this.state.beginHousekeeping(this.conversation.housekeeping(project.venture))
+    state.beginHousekeeping(this.conversation.housekeeping(project.venture))
     await this.conversation.join(loaded)
   }
 }

@@ -68,22 +68,25 @@ export class StoreCalls {
     })
   }
 
+  /** What `work` read, or undefined when the store did not answer in time or failed (one log line at most). */
+  private async read<T>(work: () => Promise<T>, options: StoreCallOptions): Promise<T | undefined> {
+    const result = await this.call(work, options)
+    return result.done ? result.value : this.failed('read', result.error)
+  }
+
   /** Every key of the store, or undefined when the store did not answer (one log line at most). */
-  async keys(options: StoreCallOptions = {}): Promise<string[] | undefined> {
-    const keys = await this.call(() => this.store.keys(), options)
-    return keys.done ? keys.value : this.failed('read', keys.error)
+  keys(options: StoreCallOptions = {}): Promise<string[] | undefined> {
+    return this.read(() => this.store.keys(), options)
   }
 
   /** The values stored under `keys` (untrusted), or undefined when the store did not answer. */
-  async values(keys: readonly string[], options: StoreCallOptions = {}): Promise<unknown[] | undefined> {
-    const values = await this.call(() => Promise.all(keys.map((k) => this.store.get(k))), options)
-    return values.done ? values.value : this.failed('read', values.error)
+  values(keys: readonly string[], options: StoreCallOptions = {}): Promise<unknown[] | undefined> {
+    return this.read(() => Promise.all(keys.map((k) => this.store.get(k))), options)
   }
 
   /** One value as stored (untrusted), or undefined. */
-  async get(key: string, options: StoreCallOptions = {}): Promise<unknown> {
-    const value = await this.call(() => this.store.get(key), options)
-    return value.done ? value.value : this.failed('read', value.error)
+  get(key: string, options: StoreCallOptions = {}): Promise<unknown> {
+    return this.read(() => this.store.get(key), options)
   }
 
   /** Stores `value` under `key` within the wait (see `Written`). */
