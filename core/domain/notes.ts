@@ -60,10 +60,11 @@ export function cleanSubject(subject: string, accessKey?: string): string {
 /**
  * A fenced code block: its opening line (``` or ~~~, three or more, after any indentation, list or quote markers,
  * which stay; a backtick fence's info string holds no backtick), up to the first line holding only a fence of the
- * same character at least as long, or to the end of the text when none closes it. Each block is read once, left to
- * right, so the pass is linear.
+ * same character at least as long, or to the end of the text when none closes it. Lines are what `\n` ends (a
+ * U+2028 is inside a line, as in the line-by-line reading). Linear: a line is tried only where one starts, the fence
+ * is taken whole at once (inside a lookahead, so a shorter run is never tried again), and each block is read once.
  */
-const FENCED = /^((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)((`|~)\3{2,})(?!(?<=`)[^\n]*`)[^\n]*(?:[\s\S]*?\n[ \t>]*\2\3*[ \t]*(?=\n|(?![\s\S]))|[\s\S]*)/gm
+const FENCED = /(?<![^\n])((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(?=((`|~)\3{2,}))\2(?!(?<=`)[^\n]*`)[^\n\r\u2028\u2029]*(?![^\n])(?:[\s\S]*?\n[ \t>]*\2\3*[ \t]*(?![^\n])|[\s\S]*)/g
 
 /** Fenced code blocks, also unterminated ones → `[code omitted]`. */
 export function omitCodeBlocks(text: string): string {

@@ -269,9 +269,9 @@ describe('code blocks become [code omitted]', () => {
   test('the same as reading line by line, whatever the fences, markers and lines', () => {
     // Lines of: markers, maybe a fence, maybe more after it.
     const line = fc.tuple(
-      fc.array(fc.constantFrom(' ', '\t', '>', '- ', '1. ', '12) ', '-', 'x'), { maxLength: 3 }),
+      fc.array(fc.constantFrom(' ', '\t', '>', '- ', '1. ', '12) ', '-', 'x', '\u2028'), { maxLength: 3 }),
       fc.constantFrom('', '```', '~~~', '````', '~~~~', '``', '`~~'),
-      fc.constantFrom('', '', ' ', 'js', 'a`b', '```', '~~~', ' x'),
+      fc.constantFrom('', '', ' ', 'js', 'a`b', '```', '~~~', ' x', '\u2028```', 'x\u2029', '\r'),
     )
     fc.assert(
       fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
@@ -285,6 +285,11 @@ describe('code blocks become [code omitted]', () => {
   test('backtick and tilde fences, with and without an info string', () => {
     const answer = ['Before', '```ts', 'const a = 1', '```', 'Middle', '~~~', 'rm -rf /tmp/x', '~~~', 'After'].join('\n')
     expect(cleanNotes(answer)).toBe(['Before', CODE_OMITTED, 'Middle', CODE_OMITTED, 'After'].join('\n'))
+  })
+
+  test('a line separator (U+2028) is inside a line: no fence starts after it, and the block after it still goes', () => {
+    expect(omitCodeBlocks('Fixed it.\u2028```\n```\nconst conn = db.open(internalHost)\n')).toBe(`Fixed it.\u2028\`\`\`\n${CODE_OMITTED}`)
+    expect(omitCodeBlocks('Fixed the parser.\u2028```ts\nNext steps:\n- ship it\n')).toBe('Fixed the parser.\u2028```ts\nNext steps:\n- ship it\n')
   })
 
   test('an unterminated fence omits everything after it', () => {
@@ -602,7 +607,9 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
 
   test('long runs of repeated token prefixes', () => {
     // …and a run of flags joined by dots after a secret word (was 1.3 s at 64 KB), Authorization with no blank (was 0.6 s at 128 KB).
-    for (const text of ['sk-'.repeat(66_000), 'eyJxxxxxxxxxx.'.repeat(15_000), 'eyJ-'.repeat(50_000), `key ${'--a.'.repeat(50_000)}`, 'authorization:'.repeat(15_000), ':pw'.repeat(66_000)]) {
+    // …and a backtick run a backtick follows on its line, whole or between line separators (was 0.6 s at 64 KB).
+    const fences = ['`'.repeat(199_998) + 'x`', `x${'\u2028```'.repeat(50_000)}\``, `\u2028${'`'.repeat(100)}x\``.repeat(1_900)]
+    for (const text of ['sk-'.repeat(66_000), 'eyJxxxxxxxxxx.'.repeat(15_000), 'eyJ-'.repeat(50_000), `key ${'--a.'.repeat(50_000)}`, 'authorization:'.repeat(15_000), ':pw'.repeat(66_000), ...fences]) {
       expect(timed(() => cleanNotes(text))).toBeLessThan(BOUND_MS)
       expect(timed(() => redactSecrets(text))).toBeLessThan(BOUND_MS)
     }

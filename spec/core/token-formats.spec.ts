@@ -17,6 +17,12 @@ describe('entropy', () => {
     expect(entropy(text, 0, text.length + 5)).toBeCloseTo(bits, 9)
   })
 
+  test('an entropy of exactly a threshold reads as the threshold: a GitLab token of exactly 3 bits is redacted', () => {
+    const body = 's1zxxxqxxxxyxrqxxyxx2zxxxzyxyyzrrqzz3yyxyx'
+    expect(entropy(`glpat-${body}`, 0, 64)).toBe(3)
+    expect(findTokens(`I rotated glpat-${body} yesterday.`)).toHaveLength(1)
+  })
+
   test('of a window inside the text: from its start, at most its end', () => {
     expect(entropy('xxabcdyy', 2, 6)).toBeCloseTo(2, 9)
     expect(entropy('xxabcdyy', 6, 2)).toBe(0)

@@ -96,7 +96,8 @@ export function entropy(text: string, start: number, end: number): number {
   for (let i = start; i < start + n; i++) (COUNTS[Math.min(text.charCodeAt(i), 127)] as number)++
   // Each character's count is taken once, then cleared for the next call.
   for (let i = start, c = 0, k = 0; i < start + n; i++) if ((k = COUNTS[(c = Math.min(text.charCodeAt(i), 127))] as number) > 0) (h -= (k / n) * Math.log2(k / n)), (COUNTS[c] = 0)
-  return Math.max(0, h)
+  // To nine decimals, so a window whose entropy is exactly a threshold (3 bits) reads as 3, not 2.9999999999999996.
+  return Math.max(0, Math.round(h * 1e9) / 1e9)
 }
 const COUNTS = new Uint8Array(128)
 
