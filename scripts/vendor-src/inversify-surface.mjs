@@ -58,7 +58,7 @@ export const members = {
   },
 
   [`${K}planning/services/PlanResultCacheService.js`]: {
-    PlanResultCacheService: ['#buildInitializedMapArray', '#getMapFromMapArray', '#getMapArrayIndex', '#jitEnabled', '#serviceIdToNonCachedServiceNodeMapMap', '#namedServiceIdToValuePlanMap', '#namedTaggedServiceIdToValuePlanMap', '#taggedServiceIdToValuePlanMap', '#buildUpdatePlanParams', '#getOrBuildMapValueFromMapMap', '#getMaps', '#invalidateNamedServiceMap', '#invalidateNamedTaggedServiceMap', '#invalidateNonCachePlanBindingNodeDescendents', '#invalidateNonCachePlanServiceNode', '#invalidateNonCachePlanServiceNodeDescendents', '#invalidateNonCachedServiceNodeSetMap', '#invalidateServiceMap', '#invalidateTaggedServiceMap', '#updatePlan'],
+    PlanResultCacheService: ['#subscribers', '#buildInitializedMapArray', '#getMapFromMapArray', '#getMapArrayIndex', '#jitEnabled', '#serviceIdToNonCachedServiceNodeMapMap', '#namedServiceIdToValuePlanMap', '#namedTaggedServiceIdToValuePlanMap', '#taggedServiceIdToValuePlanMap', '#buildUpdatePlanParams', '#getOrBuildMapValueFromMapMap', '#getMaps', '#invalidateNamedServiceMap', '#invalidateNamedTaggedServiceMap', '#invalidateNonCachePlanBindingNodeDescendents', '#invalidateNonCachePlanServiceNode', '#invalidateNonCachePlanServiceNodeDescendents', '#invalidateNonCachedServiceNodeSetMap', '#invalidateServiceMap', '#invalidateTaggedServiceMap', '#updatePlan'],
   },
   [`${C}container/services/PlanParamsOperationsManager.js`]: {
     PlanParamsOperationsManager: ['#resetComputedProperties', '#setBinding'],
@@ -85,11 +85,16 @@ export const bodies = {
   // patches the cached plans of that service in place: the next `get` plans anew over the bindings as they
   // are. A container of the composition root gets its bindings before its first `get`, so this clears empty
   // caches only. Plans that depend on their context are not kept apart, since only that patching read them.
+  // A child's cache holds its parent's, not the parent its children's (inversify's list of subscribers, held
+  // strongly where there is no WeakRef, as in the engine, kept every hook call's container for as long as its
+  // conversation's): each cache counts its clears (`generation`), and a cache whose ancestors' counts summed
+  // differ from what it last saw drops its plans before it answers.
   [`${K}planning/services/PlanResultCacheService.js`]: {
-    'PlanResultCacheService.constructor': '{ this.#serviceIdToValuePlanMap = new Map(); this.#subscribers = new WeakList(); }',
-    'PlanResultCacheService.clearCache': '{ this.#serviceIdToValuePlanMap.clear(); for (const subscriber of this.#subscribers) subscriber.clearCache(); }',
-    'PlanResultCacheService.getByServiceIdentifier': '{ return this.#serviceIdToValuePlanMap.get(serviceIdentifier); }',
-    'PlanResultCacheService.get': '{ return options.name === undefined && options.tag === undefined && !options.isMultiple && !options.optional ? this.#serviceIdToValuePlanMap.get(options.serviceIdentifier) : undefined; }',
+    'PlanResultCacheService.constructor': '{ this.#serviceIdToValuePlanMap = new Map(); this.parent = undefined; this.generation = 0; this.seen = 0; }',
+    'PlanResultCacheService.clearCache': '{ this.#serviceIdToValuePlanMap.clear(); this.generation += 1; }',
+    'PlanResultCacheService.getByServiceIdentifier': '{ let n = 0; for (let c = this; c !== undefined; c = c.parent) n += c.generation; if (n !== this.seen) { this.seen = n; this.#serviceIdToValuePlanMap.clear(); } return this.#serviceIdToValuePlanMap.get(serviceIdentifier); }',
+    'PlanResultCacheService.get': '{ return options.name === undefined && options.tag === undefined && !options.isMultiple && !options.optional ? this.getByServiceIdentifier(options.serviceIdentifier) : undefined; }',
+    'PlanResultCacheService.subscribe': '{ subscriber.parent = this; }',
     'PlanResultCacheService.set': '{ if (options.name === undefined && options.tag === undefined && !options.isMultiple && !options.optional) this.#serviceIdToValuePlanMap.set(options.serviceIdentifier, planResult); }',
     'PlanResultCacheService.invalidateServiceBinding': '{ this.clearCache(); }',
     'PlanResultCacheService.setNonCachedServiceNode': '{}',
