@@ -60,11 +60,11 @@ export function cleanSubject(subject: string, accessKey?: string): string {
 /**
  * A fenced code block: its opening line (``` or ~~~, three or more, after any indentation, list or quote markers,
  * which stay; a backtick fence's info string holds no backtick), up to the first line holding only a fence of the
- * same character at least as long, or to the end of the text when none closes it. Lines are what `\n` ends (a
- * U+2028 is inside a line, as in the line-by-line reading). Linear: a line is tried only where one starts, the fence
+ * same character at least as long, or to the end of the text when none closes it. Lines are what `\n` ends: a
+ * U+2028 is inside a line, in an info string as anywhere (CommonMark's reading). Linear: a line is tried only where one starts, the fence
  * is taken whole at once (inside a lookahead, so a shorter run is never tried again), and each block is read once.
  */
-const FENCED = /(?<![^\n])((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(?=((`|~)\3{2,}))\2(?!(?<=`)[^\n]*`)[^\n\r\u2028\u2029]*(?![^\n])(?:[\s\S]*?\n[ \t>]*\2\3*[ \t]*(?![^\n])|[\s\S]*)/g
+const FENCED = /(?<![^\n])((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(?=((`|~)\3{2,}))\2(?!(?<=`)[^\n]*`)[^\n]*(?:[\s\S]*?\n[ \t>]*\2\3*[ \t]*(?![^\n])|[\s\S]*)/g
 
 /** Fenced code blocks, also unterminated ones → `[code omitted]`. */
 export function omitCodeBlocks(text: string): string {
@@ -98,8 +98,12 @@ let graphemes: Intl.Segmenter | undefined
  * Each alternative always matches from its start, so the pass is linear.
  */
 const ESCAPES = /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c\n]*(?:\u0007|\u001b\\|\u009c)?|(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?|\u001b[ -/]*[0-~]?/g
-/** C0 controls but newline and tab, DEL, C1 controls, and bidi controls (marks, embeddings, overrides, isolates). */
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+/**
+ * C0 controls but newline and tab, DEL, C1 controls, bidi controls (marks, embeddings, overrides, isolates), and the
+ * invisible characters that only split a word (soft hyphen, zero-width space, word joiner, BOM): a token written
+ * with one inside is read whole. The zero-width joiner stays (emoji sequences).
+ */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g
 
 /** Unix line ends; no escape sequences, control or bidi characters; no lone surrogates. */
 function normalize(text: string): string {

@@ -185,12 +185,33 @@ const NEAR_MISSES: readonly (readonly [string, string])[] = [
   ['a time', 'at 10:30 the build ran'],
   ['a flag named in prose', 'Use --token to sign in, or pass --api-key once.'],
   ['a type in inline code', 'The config gains `apiKey: string` and `"token": null`.'],
+  ['a sentence headed Authorization', 'Authorization: done.'],
+  ['…and one that goes on', 'Authorization: now checked in middleware.'],
+  ['…Proxy-Authorization too', 'Proxy-Authorization: stripped at the edge.'],
+  ['a variable after the scheme', 'Authorization: Bearer $TOKEN'],
+  ['…in braces', 'curl -H "Authorization: Bearer ${API_TOKEN}" https://api.example.com'],
+  ['a command substitution as the value', 'export GITHUB_TOKEN=$(gh auth token)'],
 ]
 
 describe('near misses stay as written', () => {
   test.each(NEAR_MISSES)('%s', (_what, text) => {
     expect(redactSecrets(text)).toBe(text)
     expect(cleanNotes(text)).toBe(text)
+  })
+
+  test('Authorization without a scheme word: a token that looks like one still goes', () => {
+    expect(redactSecrets(`Authorization: ${fill(10)}`)).toBe(`Authorization: ${REDACTED}`) // a digit
+    expect(redactSecrets('Authorization: abcdefghijklmnopqr')).toBe(`Authorization: ${REDACTED}`) // 16 or more
+    expect(redactSecrets('Authorization: "hunter"')).toBe(`Authorization: ${REDACTED}`)
+    expect(redactSecrets('Authorization: Basic dXNlcjpwYXNz')).toBe(`Authorization: Basic ${REDACTED}`) // a scheme: any token
+  })
+
+  test('a token written with an invisible character inside (soft hyphen, zero-width space) is read whole', () => {
+    const token = tok('ghp_', fill(36))
+    for (const mark of ['\u00ad', '\u200b', '\u2060', '\ufeff']) {
+      const out = cleanNotes(`Use ${token.slice(0, 20)}${mark}${token.slice(20)} for CI.`)
+      expect(out).toBe(`Use ${REDACTED} for CI.`)
+    }
   })
 
   test('SPEC.md literally: a name containing KEY is a secret setting, even KEYBOARD_LAYOUT', () => {
@@ -251,7 +272,7 @@ function omitByLines(text: string): string {
   let fence: { char: string; length: number } | undefined
   for (const line of text.split('\n')) {
     if (fence === undefined) {
-      const open = /^((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(`{3,}|~{3,})(.*)$/.exec(line)
+      const open = /^((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(`{3,}|~{3,})([\s\S]*)$/.exec(line)
       const marks = open?.[2]
       if (open !== null && marks !== undefined && !(marks[0] === '`' && (open[3] ?? '').includes('`'))) {
         fence = { char: marks[0] ?? '`', length: marks.length }
@@ -290,6 +311,8 @@ describe('code blocks become [code omitted]', () => {
   test('a line separator (U+2028) is inside a line: no fence starts after it, and the block after it still goes', () => {
     expect(omitCodeBlocks('Fixed it.\u2028```\n```\nconst conn = db.open(internalHost)\n')).toBe(`Fixed it.\u2028\`\`\`\n${CODE_OMITTED}`)
     expect(omitCodeBlocks('Fixed the parser.\u2028```ts\nNext steps:\n- ship it\n')).toBe('Fixed the parser.\u2028```ts\nNext steps:\n- ship it\n')
+    // …and one in an opening line's info string is part of it: the fence opens there, and closes.
+    expect(omitCodeBlocks('Done.\n```js\u2028const k = loadKey()\n```\nNext steps: ship it.')).toBe(`Done.\n${CODE_OMITTED}\nNext steps: ship it.`)
   })
 
   test('an unterminated fence omits everything after it', () => {
