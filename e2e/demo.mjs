@@ -59,7 +59,7 @@ const run = await runSession({ dir, pluginDir, fail: opt.fail, hangS })
 const loadFailure = pluginFailures(run).find((l) => /did not load|failed to load/.test(l))
 console.log(moduleLoaded(run) ? '  the plugin loaded\n' : `  the plugin did NOT load: ${(loadFailure ?? 'no load line in the debug log').replace(/^.*?\[ERROR\] /, '').slice(0, 300)}\n`)
 
-console.log(bold('1. The brief the model received'))
+console.log(bold('1. The brief the model received') + ' (its JSON shown one field a line, long values cut)')
 const brief = briefBlock(run)
 if (!brief) console.log(`    (none: no <hark-brief> block in any request to the model${opt.fail ? '; Hark failed to send one' : ''})`)
 else {
