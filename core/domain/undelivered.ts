@@ -8,6 +8,7 @@
  */
 import { conversationIdOfText, type ConversationId } from './conversation/keys'
 import type { HandoffPayload } from './handoff'
+import { object } from './item'
 
 export const UNDELIVERED_PREFIX = 'undelivered:'
 /** A claim on an undelivered handoff: `undelivered-claim:<its key>:<time>:<random>` (the first one wins). */
@@ -48,23 +49,18 @@ export function parseUndeliveredKey(key: string): { venture: string; recordedAt:
  */
 export function sanitizeUndelivered(value: unknown, key: string): Undelivered | undefined {
   const named = parseUndeliveredKey(key)
-  if (named === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const o = value as Record<string, unknown>
+  const o = object(value) ?? {}
+  const q = object(o['payload']) ?? {}
   const id = typeof o['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
-  const recordedAt = o['recordedAt']
-  const p = o['payload']
-  if (id === undefined || recordedAt !== named.recordedAt || typeof p !== 'object' || p === null) return undefined
-  if ((p as Record<string, unknown>)['venture'] !== named.venture) return undefined
-  const q = p as Record<string, unknown>
+  if (named === undefined || id === undefined || o['recordedAt'] !== named.recordedAt || q['venture'] !== named.venture) return undefined
   const text = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).slice(0, MAX_FIELD) : undefined)
-  const [venture, did, changed, next] = [text('venture'), text('what_i_did'), text('what_changed'), text('whats_next')]
-  if (venture === undefined || did === undefined || changed === undefined || next === undefined) return undefined
+  const [did, changed, next, watch] = ['what_i_did', 'what_changed', 'whats_next', 'watch_out_for'].map(text)
+  if (did === undefined || changed === undefined || next === undefined) return undefined
   const links = Array.isArray(q['links']) ? q['links'].filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS).map((l) => l.slice(0, 2_000)) : []
-  const watch = text('watch_out_for')
   return {
     conversationId: id,
-    recordedAt,
-    payload: { venture, what_i_did: did, what_changed: changed, whats_next: next, links, ...(watch === undefined ? {} : { watch_out_for: watch }) },
+    recordedAt: named.recordedAt,
+    payload: { venture: named.venture.slice(0, MAX_FIELD), what_i_did: did, what_changed: changed, whats_next: next, links, ...(watch === undefined ? {} : { watch_out_for: watch }) },
   }
 }
 
