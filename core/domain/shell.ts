@@ -60,49 +60,43 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
     next = 'word'
     tokens.push({ kind: 'op', op: o })
   }
-
   let i = start
+  /** `text` added to the word (`q`: it was quoted), reading on from `end`. */
+  const add = (text: string, end: number, q: boolean): void => {
+    word += text
+    inWord = true
+    quoted ||= q
+    i = end
+  }
+
   while (i < src.length) {
     const c = src[i] ?? ''
     const d = src[i + 1] ?? ''
     if (c === '\\') {
       if (d === '\n') i += 2
-      else {
-        word += d
-        inWord = true
-        quoted = true
-        i += 2
-      }
+      else add(d, i + 2, true)
       continue
     }
     if (c === "'") {
       const j = src.indexOf("'", i + 1)
       const e = j < 0 ? src.length : j
-      word += src.slice(i + 1, e)
-      inWord = quoted = true
-      i = e + 1
+      add(src.slice(i + 1, e), e + 1, true)
       continue
     }
     if (c === '$' && d === "'") {
       let j = i + 2
       while (j < src.length && src[j] !== "'") j += src[j] === '\\' ? 2 : 1
-      word += src.slice(i + 2, Math.min(j, src.length))
-      inWord = quoted = true
-      i = j + 1
+      add(src.slice(i + 2, Math.min(j, src.length)), j + 1, true)
       continue
     }
     if (c === '"') {
       const r = readDoubleQuoted(src, i + 1, depth)
-      word += r.text
-      inWord = quoted = true
-      i = r.end
+      add(r.text, r.end, true)
       continue
     }
     const expansion = expansionEnd(src, i, depth)
     if (expansion !== undefined) {
-      word += src.slice(i, expansion)
-      inWord = true
-      i = expansion
+      add(src.slice(i, expansion), expansion, false)
       continue
     }
     if (c === ' ' || c === '\t' || c === '\r') {
@@ -127,9 +121,7 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
     if ((c === '<' || c === '>') && d === '(') {
       // Process substitution: a word, never a command of this line.
       const e = skipSubstitution(src, i + 2, depth)
-      word += src.slice(i, e)
-      inWord = true
-      i = e
+      add(src.slice(i, e), e, false)
       continue
     }
     if (c === '<' || c === '>' || (c === '&' && d === '>')) {
@@ -138,16 +130,9 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
         word = ''
         inWord = false
       } else endWord()
-      const rest = src.slice(i, i + 3)
-      let len = 1
-      let kind: NextWord = 'target'
-      if (rest.startsWith('<<<')) len = 3
-      else if (rest.startsWith('<<-')) [len, kind] = [3, 'heredoc-strip']
-      else if (rest.startsWith('<<')) [len, kind] = [2, 'heredoc']
-      else if (rest.startsWith('&>>')) len = 3
-      else if (/^(?:<>|<&|>>|>&|>\||&>)/.test(rest)) len = 2
-      i += len
-      next = kind
+      const r = (/^(?:<<<|<<-|<<|&>>|<>|<&|>>|>&|>\||&>)/.exec(src.slice(i, i + 3)) ?? [c])[0]
+      i += r.length
+      next = r === '<<-' ? 'heredoc-strip' : r === '<<' ? 'heredoc' : 'target'
       continue
     }
     if (c === '&' || c === '|') {
@@ -178,9 +163,7 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
       i += 1
       continue
     }
-    word += c
-    inWord = true
-    i += 1
+    add(c, i + 1, false)
   }
   endWord()
   return { tokens, end: src.length }
@@ -316,28 +299,14 @@ export function commandsOf(command: string, depth: number): Line {
       current.push(t.text)
       continue
     }
-    switch (t.op) {
-      case '(':
-      case ')':
-        close('')
-        break
-      case '|':
-        pipedOrBackground = true
-        close('|')
-        break
-      case '&':
-        pipedOrBackground = true
-        close('&')
-        break
-      case '&&':
-      case '||':
-        close(t.op)
-        break
-      default:
-        // `;`, `;;` and newlines; a newline right after `&&`, `||` or `|` continues the list.
-        if (current.length === 0 && links.length > 0 && links[links.length - 1] !== '') break
-        close(';')
-    }
+    const o = t.op
+    if (o === '|' || o === '&' || o === '&&' || o === '||') {
+      // A lone `|` or `&` pipes or sends to the background.
+      pipedOrBackground ||= o.length === 1
+      close(o)
+    } else if (o === '(' || o === ')') close('')
+    // `;`, `;;` and newlines; a newline right after `&&`, `||` or `|` continues the list.
+    else if (current.length > 0 || links.length === 0 || links[links.length - 1] === '') close(';')
   }
   close('')
   // A '' link between two commands (after a group) reads as ';'.
