@@ -131,7 +131,7 @@ const READERS: Readonly<Record<string, Reader>> = {
       if (!rule.after.includes(rest[0] ?? '')) return NONE
       rest = rest.slice(1 + (rule.skip ?? 0))
     }
-    const c = rule.inner === undefined ? -1 : rest.indexOf(rule.inner)
+    const c = rest.indexOf(rule.inner as string)
     if (c >= 0 && rest[c + 1] !== undefined) return { inner: rest[c + 1] }
     const candidates = rule.duration === 1 ? rest.flatMap((a, i) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [rest.slice(i + 1)] : [])) : wrapped(rest, flagsOf(rule.wrap), rule.assign === 1)
     const f = identifyAny(candidates, depth)
@@ -149,18 +149,14 @@ const READERS: Readonly<Record<string, Reader>> = {
   eval: (_name, _rule, args) => (args.length === 0 ? NONE : { inner: args.join(' ') }),
 
   /** `php vendor/bin/phpunit`, `ruby bin/rails test`: the script, read as a command. */
-  script: (_name, rule, args, depth) => {
-    const script = wrapped(args, flagsOf(rule.wrap))[0]
-    return script === undefined || script.length === 0 ? NONE : identify(script, depth + 1)
-  },
+  script: (_name, rule, args, depth) => identify(wrapped(args, flagsOf(rule.wrap))[0] ?? [], depth + 1),
 
   /** `node --test`, or the script node runs (`node node_modules/jest/bin/jest.js`), never `node -e`. */
   node: (name, _rule, args, depth) => {
     if (hasMetaFlag(args)) return NONE
     if (args.includes('--test')) return { runner: `${name} --test` }
     if (args.some((a) => ['-e', '--eval', '-p', '--print'].includes(a))) return NONE
-    const script = wrapped(args, flagsOf(['-r', '--require', '--import', '--loader', '--experimental-loader']))[0]
-    return script === undefined || script.length === 0 ? NONE : identify(script, depth + 1)
+    return identify(wrapped(args, flagsOf(['-r', '--require', '--import', '--loader', '--experimental-loader']))[0] ?? [], depth + 1)
   },
 
   python: (_name, _rule, args, depth) => (hasMetaFlag(args) ? NONE : python(args, depth)),
@@ -197,7 +193,7 @@ function runner(spelled: string, rule: Rule, args: readonly string[], depth: num
     const word = args.find((a) => !isFlag(a))
     return word !== undefined && rule.unless?.includes(word) === true ? NONE : { runner: spelled }
   }
-  const excluded = new Set(args.flatMap((a, k) => (rule.exclude?.includes(a) === true && args[k + 1] !== undefined ? [args[k + 1]] : [])))
+  const excluded = new Set(args.flatMap((a, k) => (rule.exclude?.includes(a) === true ? args.slice(k + 1, k + 2) : [])))
   // With `booleans`, every other flag takes the next word as its value.
   const takesValue = (k: number): boolean => k > 0 && isFlag(args[k - 1] ?? '') && rule.booleans?.includes(args[k - 1] ?? '') === false
   const words = args.filter((a, k) => !isFlag(a) && !isAssignment(a) && !excluded.has(a) && !takesValue(k))
@@ -215,17 +211,17 @@ function packageManager(pm: string, args: readonly string[], depth: number): Fou
     const s = sub.toLowerCase()
     // `<pm> test` runs the package's test script, but for bun, whose own runner it is.
     if (['test', 't', 'tst'].includes(s) || (pm === 'npm' && ['it', 'cit', 'install-test', 'install-ci-test', 'clean-install-test'].includes(s))) {
-      return hasMetaFlag(rest.filter((a) => a !== '--')) ? NONE : { runner: `${pm} test` }
+      return hasMetaFlag(rest) ? NONE : { runner: `${pm} test` }
     }
     if (s === 'run' || s === 'run-script') {
       const script = wrapped(rest, globals)[0]
       if (script?.[0] === undefined) return NONE
       if (isTestScriptName(script[0])) return { runner: script[0] === 'test' && pm !== 'bun' ? `${pm} test` : `${pm} run ${script[0]}` }
-      return pm === 'bun' ? identifyAny([script], depth) : NONE
+      return pm === 'bun' ? identify(script, depth + 1) : NONE
     }
     if (['exec', 'x', 'dlx'].includes(s)) return identifyAny(wrapped(rest, flagsOf(['@NPX'])), depth)
-    if (pm === 'yarn' && s === 'workspace') return identifyAny([['yarn', ...rest.slice(1)]], depth)
-    if (pm === 'yarn' && s === 'workspaces') return identifyAny([['yarn', ...(wrapped(rest.slice(1))[0] ?? [])]], depth)
+    if (pm === 'yarn' && s === 'workspace') return identify(['yarn', ...rest.slice(1)], depth + 1)
+    if (pm === 'yarn' && s === 'workspaces') return identify(['yarn', ...(wrapped(rest.slice(1))[0] ?? [])], depth + 1)
     if (pm !== 'npm') {
       // pnpm, yarn and bun run a package script or a binary by its bare name.
       if (isTestScriptName(sub)) return { runner: `${pm} run ${sub}` }
