@@ -49,7 +49,7 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
   const endWord = (): void => {
     if (!inWord) return
     if (next === 'word') tokens.push({ kind: 'word', text: word })
-    else if (next === 'heredoc' || next === 'heredoc-strip') heredocs.push({ delimiter: word, strip: next === 'heredoc-strip' })
+    else if (next !== 'target') heredocs.push({ delimiter: word, strip: next === 'heredoc-strip' })
     next = 'word'
     word = ''
     inWord = false
@@ -99,7 +99,7 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
       add(src.slice(i, expansion), expansion, false)
       continue
     }
-    if (c === ' ' || c === '\t' || c === '\r') {
+    if (' \t\r'.includes(c)) {
       endWord()
       i += 1
       continue
@@ -118,13 +118,13 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
       }
       continue
     }
-    if ((c === '<' || c === '>') && d === '(') {
+    if ('<>'.includes(c) && d === '(') {
       // Process substitution: a word, never a command of this line.
       const e = skipSubstitution(src, i + 2, depth)
       add(src.slice(i, e), e, false)
       continue
     }
-    if (c === '<' || c === '>' || (c === '&' && d === '>')) {
+    if ('<>'.includes(c) || (c === '&' && d === '>')) {
       // A redirection; digits just before it name a file descriptor, not a word.
       if (inWord && !quoted && /^\d+$/.test(word)) {
         word = ''
@@ -205,8 +205,8 @@ function expansionEnd(src: string, i: number, depth: number): number | undefined
   const c = src[i]
   const d = src[i + 1]
   if (c === '$' && d === '(') return skipSubstitution(src, i + 2, depth)
-  if (c === '$' && d === '{') return skipBraces(src, i + 2)
-  if (c === '`') return skipBackticks(src, i + 1)
+  if (c === '$' && d === '{') return skipPast(src, i + 2, '{', '}')
+  if (c === '`') return skipPast(src, i + 1, '`', '`')
   return undefined
 }
 
@@ -216,21 +216,14 @@ function skipSubstitution(src: string, start: number, depth: number): number {
   return scan(src, start, depth + 1, true).end
 }
 
-function skipBraces(src: string, start: number): number {
+/** The index just past the `close` ending a `${` or backtick expansion whose body starts at `start` (`open` nests). */
+function skipPast(src: string, start: number, open: string, close: string): number {
   let level = 1
   for (let i = start; i < src.length; i++) {
     const c = src[i]
     if (c === '\\') i += 1
-    else if (c === '{') level += 1
-    else if (c === '}' && --level === 0) return i + 1
-  }
-  return src.length
-}
-
-function skipBackticks(src: string, start: number): number {
-  for (let i = start; i < src.length; i++) {
-    if (src[i] === '\\') i += 1
-    else if (src[i] === '`') return i + 1
+    else if (c === close && --level === 0) return i + 1
+    else if (c === open) level += 1
   }
   return src.length
 }
