@@ -179,6 +179,7 @@ const READERS: Readonly<Record<string, Reader>> = {
 
 /** A runner rule read on `args`: a subcommand, then a target, then the command itself (see Rule). */
 function runner(spelled: string, rule: Rule, args: readonly string[], depth: number): Found {
+  const list = rule.any ?? rule.first
   if (rule.sub !== undefined) {
     for (const { sub, rest } of subcommands(args, flagsOf(rule.wrap))) {
       const next = own(rule.sub, sub)
@@ -186,13 +187,9 @@ function runner(spelled: string, rule: Rule, args: readonly string[], depth: num
       if (next === 1 || typeof next === 'string') return { runner: `${spelled} ${next === 1 ? sub : next}` }
       if (next !== undefined) return runner(next.as ?? `${spelled} ${sub}`, next, rest, depth)
     }
-    if (rule.any === undefined && rule.first === undefined) return NONE
+    if (list === undefined) return NONE
   }
-  const list = rule.any ?? rule.first
-  if (list === undefined) {
-    const word = args.find((a) => !isFlag(a))
-    return word !== undefined && rule.unless?.includes(word) === true ? NONE : { runner: spelled }
-  }
+  if (list === undefined) return rule.unless?.includes(args.find((a) => !isFlag(a)) as string) === true ? NONE : { runner: spelled }
   const excluded = new Set(args.flatMap((a, k) => (rule.exclude?.includes(a) === true ? args.slice(k + 1, k + 2) : [])))
   // With `booleans`, every other flag takes the next word as its value.
   const takesValue = (k: number): boolean => k > 0 && isFlag(args[k - 1] ?? '') && rule.booleans?.includes(args[k - 1] ?? '') === false
