@@ -198,9 +198,9 @@ export function markOwnHandedOff(self: ConversationRecord, selfKey: string, at: 
 
 /** The caller's own work not yet handed off (its entries, folded copies included, and notes). */
 export function ownWork(self: ConversationRecord, selfKey: string): { work: Work; notes?: string } {
-  const pending = (n: number, from: string | undefined) => n > (self.cursors[from ?? selfKey] ?? 0)
-  const work = workOf(self.entries.filter((e) => pending(e.n, e.from)).map((e) => e.work))
-  return self.notes !== undefined && pending(self.notes.n, self.notes.from) ? { work, notes: self.notes.text } : { work }
+  const { entries, notes } = keptAfterHandoff(self, selfKey)
+  const work = workOf(entries.map((e) => e.work))
+  return notes === undefined ? { work } : { work, notes: notes.text }
 }
 
 /**
