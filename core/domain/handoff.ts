@@ -139,12 +139,7 @@ function failedCount(tests: readonly Run[], runner: string): string {
 }
 
 function links(w: SaneWork): string[] {
-  const out: string[] = []
-  for (const l of [...w.links, ...w.files]) {
-    if (out.length >= MAX_LINKS) break
-    if (!out.includes(l)) out.push(l)
-  }
-  return out
+  return [...new Set([...w.links, ...w.files])].slice(0, MAX_LINKS)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,8 +266,7 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
  * when a run failed but the last known result passed; `unknown` when no run has a known result.
  */
 function runnersWhere(tests: readonly Run[], which: 'failing' | 'recovered' | 'unknown'): string[] {
-  const runners = tests.map((t) => t.runner).filter((r, k, all) => all.indexOf(r) === k)
-  return runners.filter((runner) => {
+  return [...new Set(tests.map((t) => t.runner))].filter((runner) => {
     const known = tests.filter((t) => t.runner === runner && t.result !== 'unknown')
     const last = known[known.length - 1]?.result
     if (which === 'unknown') return last === undefined
