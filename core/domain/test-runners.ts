@@ -53,8 +53,8 @@ export function isTestScriptName(name: string): boolean {
   return /^(?:tests?|specs?|e2e)(?:[:_.-][\w:.@/+-]*)?$/i.test(name) || /^[\w.@/+-]+[:_-](?:tests?|specs?|e2e)$/i.test(name)
 }
 
-/** A rule's value flags, the shared sets ("@NPX") spelled out. */
-const flagsOf = (list: readonly string[] = []): ReadonlySet<string> => new Set(list.flatMap((f) => FLAG_SETS[f.slice(1)] ?? [f]))
+/** A rule's value flags, the sets of FLAG_SETS ("@NPX") spelled out. */
+const flagsOf = (list: readonly string[] = []): ReadonlySet<string> => new Set(list.flatMap((f) => own(FLAG_SETS, f.slice(1))?.split(' ') ?? [f]))
 
 /**
  * The words after a wrapper's own flags: where the wrapped command starts. `valueFlags` take the
@@ -156,7 +156,7 @@ const READERS: Readonly<Record<string, Reader>> = {
     if (hasMetaFlag(args)) return NONE
     if (args.includes('--test')) return { runner: `${name} --test` }
     if (args.some((a) => ['-e', '--eval', '-p', '--print'].includes(a))) return NONE
-    return identify(wrapped(args, flagsOf(['-r', '--require', '--import', '--loader', '--experimental-loader']))[0] ?? [], depth + 1)
+    return identify(wrapped(args, flagsOf(['@NODE']))[0] ?? [], depth + 1)
   },
 
   python: (_name, _rule, args, depth) => (hasMetaFlag(args) ? NONE : python(args, depth)),
@@ -169,7 +169,7 @@ const READERS: Readonly<Record<string, Reader>> = {
     const rest = args[0] === rule.through ? args.slice(1) : args
     if (own(rule.sub, rest[0] ?? '') !== undefined) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${rest[0]}` }
     if (!(rule.after ?? ['run']).includes(rest[0] ?? '')) return NONE
-    const candidates = wrapped(rest.slice(1), flagsOf(['@UV', '-n', '--name', '--prefix', '-e', '--environment']))
+    const candidates = wrapped(rest.slice(1), flagsOf(['@UV', '@ENV']))
     const f = identifyAny(candidates, depth)
     if (f.runner !== undefined || f.inner !== undefined) return f
     const task = candidates[0]?.[0]
@@ -257,7 +257,7 @@ function coverage(args: readonly string[], depth: number): Found {
   const rest = args.slice(1)
   const m = rest.indexOf('-m')
   if (m >= 0) return python(rest.slice(m), depth)
-  return python(wrapped(rest, flagsOf(['--rcfile', '--source', '--include', '--omit', '--data-file']))[0] ?? [], depth)
+  return python(wrapped(rest, flagsOf(['@COVERAGE']))[0] ?? [], depth)
 }
 
 /** `nx test api`, `nx run api:test`, `nx run-many -t test`, `nx affected --target=test`, `nx affected:test`: `nx <target>`. */
