@@ -6,6 +6,7 @@
 
 import { pullRequestUrl } from './bash-report'
 import { capText, cleanNotes, cleanSubject, NOTES_LIMIT, redactAccessKey, redactSecrets } from './notes'
+import { object } from './item'
 import { isProjectRelative, type Venture } from './project'
 import type { TestResult, Work } from './work'
 
@@ -181,19 +182,19 @@ const NEXT_PHRASE = /^(?:(?:suggested|recommended|possible|remaining|proposed|im
 /** The heading's inline text ('' for none) when line `i` opens a next-steps section; else undefined. */
 function nextStepsHeading(lines: readonly string[], i: number): string | undefined {
   const line = lines[i] ?? ''
-  const title = (t: string): string => t.replace(/^[^\p{L}]+/u, '').replace(/[\s:.!*_]+$/u, '')
-  const isNext = (t: string, exact: boolean): boolean => {
-    const words = title(t)
+  // `t`, without what opens and ends it, is the phrase and at most `slack` characters more.
+  const isNext = (t: string, slack: number): boolean => {
+    const words = t.replace(/^[^\p{L}]+/u, '').replace(/[\s:.!*_]+$/u, '')
     const m = NEXT_PHRASE.exec(words)
-    return m !== null && (exact ? m[0].length === words.length : words.length - m[0].length <= 40)
+    return m !== null && words.length - m[0].length <= slack
   }
   const atx = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
-  if (atx !== null) return isNext(atx[1] ?? '', false) ? '' : undefined
+  if (atx !== null) return isNext(atx[1] ?? '', 40) ? '' : undefined
   const bold = /^\s*(\*\*|__)(.+?)\1\s*:?\s*(.*)$/.exec(line)
-  if (bold !== null) return isNext(bold[2] ?? '', false) ? (bold[3] ?? '').trim() : undefined
+  if (bold !== null) return isNext(bold[2] ?? '', 40) ? (bold[3] ?? '').trim() : undefined
   const label = /^\s*([^:]{1,60}):\s*(.*)$/.exec(line)
-  if (label !== null && isNext(label[1] ?? '', true)) return (label[2] ?? '').trim()
-  if (isSetextUnderline(lines, i + 1) && isNext(line, false)) return ''
+  if (label !== null && isNext(label[1] ?? '', 0)) return (label[2] ?? '').trim()
+  if (isSetextUnderline(lines, i + 1) && isNext(line, 40)) return ''
   return undefined
 }
 
@@ -230,7 +231,8 @@ const RESULTS: readonly TestResult[] = ['passed', 'failed', 'unknown']
 
 /** The work with every value checked, single-line and bounded (the store's values are not trusted). */
 function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
-  const fields = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {})
+  // Values as JSON holds them: an array has no fields to read.
+  const fields = (v: unknown): Record<string, unknown> => object(v) ?? {}
   const o = fields(work)
   const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
   const line = (v: unknown, max: number): string | undefined => {
@@ -252,10 +254,7 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
   const tests = list(o['tests']).flatMap((t) => {
     const r = fields(t)
     const named = line(r['runner'], MAX_RUNNER)
-    if (named === undefined) return []
-    const runner = redactSecrets(named, accessKey)
-    const result = RESULTS.find((x) => x === r['result']) ?? 'unknown'
-    return [{ runner, result }]
+    return named === undefined ? [] : [{ runner: redactSecrets(named, accessKey), result: RESULTS.find((x) => x === r['result']) ?? 'unknown' }]
   })
   const links = unique(list(o['links']).flatMap((l) => pullRequestUrl(l, accessKey) ?? []))
   return { files, commits, tests, links }
