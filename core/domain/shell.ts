@@ -177,11 +177,7 @@ function readDoubleQuoted(src: string, start: number, depth: number): { text: st
     const d = src[i + 1] ?? ''
     if (c === '"') return { text, end: i + 1 }
     if (c === '\\') {
-      if (d === '\n') {
-        i += 2
-        continue
-      }
-      text += '$`"\\'.includes(d) && d !== '' ? d : c + d
+      if (d !== '\n') text += '$`"\\'.includes(d) && d !== '' ? d : c + d
       i += 2
       continue
     }
