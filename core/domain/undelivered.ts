@@ -75,12 +75,11 @@ export function deliveredLater(u: Undelivered): HandoffPayload {
  * less than 14 days (oldest first), drop the rest of the project's.
  */
 export function planUndelivered(now: number, keys: readonly string[], venture: string): { send: string[]; drop: string[] } {
-  const mine = keys
-    .map((key) => ({ key, parsed: parseUndeliveredKey(key) }))
-    .filter((k): k is { key: string; parsed: { venture: string; recordedAt: number } } => k.parsed?.venture === venture)
-    .sort((a, b) => a.parsed.recordedAt - b.parsed.recordedAt)
-  const fresh = mine.filter((k) => now - k.parsed.recordedAt <= UNDELIVERED_KEEP_MS && k.parsed.recordedAt - now <= UNDELIVERED_KEEP_MS)
-  const send = fresh.slice(-UNDELIVERED_PER_PROJECT).map((k) => k.key)
-  const sending = new Set(send)
-  return { send, drop: mine.map((k) => k.key).filter((k) => !sending.has(k)) }
+  const mine = keys.flatMap((key) => {
+    const parsed = parseUndeliveredKey(key)
+    return parsed?.venture === venture ? [{ key, at: parsed.recordedAt }] : []
+  })
+  mine.sort((a, b) => a.at - b.at)
+  const send = mine.filter((k) => Math.abs(now - k.at) <= UNDELIVERED_KEEP_MS).slice(-UNDELIVERED_PER_PROJECT).map((k) => k.key)
+  return { send, drop: mine.map((k) => k.key).filter((k) => !send.includes(k)) }
 }
