@@ -109,15 +109,6 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
       i = nl < 0 ? src.length : nl
       continue
     }
-    if (c === '\n') {
-      op('\n')
-      i += 1
-      if (heredocs.length > 0) {
-        i = skipHeredocBodies(src, i, heredocs)
-        heredocs.length = 0
-      }
-      continue
-    }
     if ('<>'.includes(c) && d === '(') {
       // Process substitution: a word, never a command of this line.
       const e = skipSubstitution(src, i + 2, depth)
@@ -135,32 +126,21 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
       next = r === '<<-' ? 'heredoc-strip' : r === '<<' ? 'heredoc' : 'target'
       continue
     }
-    if (c === '&' || c === '|') {
-      // `&&`, `||`; `&`, `|`, and `|&` (a pipe of both streams).
-      const doubled = d === c
-      op(doubled ? `${c}${c}` : c)
-      i += doubled || (c === '|' && d === '&') ? 2 : 1
-      continue
-    }
-    if (c === ';') {
-      op(';')
-      i += d === ';' ? (src[i + 2] === '&' ? 3 : 2) : d === '&' ? 2 : 1
-      continue
-    }
-    if (c === '(') {
-      parens += 1
-      op('(')
-      i += 1
-      continue
-    }
-    if (c === ')') {
-      if (nested && parens === 0) {
+    // An operator: `&&`, `||`; `&`, `|`, and `|&` (a pipe of both streams); `;`, `;;`, `;&`, `;;&`; `(`, `)`;
+    // a newline, past the bodies of the heredocs its line opened.
+    if ('&|;()\n'.includes(c)) {
+      const o = /^(?:&&|\|\||\|&|;;?&?|.)/s.exec(src.slice(i, i + 3))?.[0] ?? c
+      if (c === ')' && nested && parens === 0) {
         endWord()
         return { tokens, end: i + 1 }
       }
-      parens = Math.max(0, parens - 1)
-      op(')')
-      i += 1
+      parens = Math.max(0, parens + (c === '(' ? 1 : c === ')' ? -1 : 0))
+      op(o === '&&' || o === '||' ? o : c)
+      i += o.length
+      if (c === '\n' && heredocs.length > 0) {
+        i = skipHeredocBodies(src, i, heredocs)
+        heredocs.length = 0
+      }
       continue
     }
     add(c, i + 1, false)
