@@ -239,16 +239,14 @@ function python(args: readonly string[], depth: number): Found {
       if (hasMetaFlag(rest)) return NONE
       if (module === 'coverage') return coverage(rest, depth)
       if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
-      if (module === 'pytest' || module === 'py.test') return { runner: 'pytest' }
-      return ['unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module } : NONE
+      return ['pytest', 'py.test', 'unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module === 'py.test' ? 'pytest' : module } : NONE
     }
     if (a === '-c') return NONE
     if (/^-m./.test(a)) return python(['-m', a.slice(2), ...args.slice(i + 1)], depth)
     if (!isFlag(a)) break
     i += ['-W', '-X', '-Q'].includes(a) ? 2 : 1
   }
-  const script = args[i]
-  return script === undefined ? NONE : identify([script, ...args.slice(i + 1)], depth + 1)
+  return identify(args.slice(i), depth + 1)
 }
 
 /** `coverage run [flags] -m pytest …` or `coverage run manage.py test`. */
