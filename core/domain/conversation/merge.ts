@@ -214,15 +214,16 @@ export function fold(self: ConversationRecord, otherKey: string, other: Conversa
   const entries = [...self.entries]
   for (const entry of other.entries) {
     const from = entry.from ?? otherKey
-    if (entry.n <= (view.cursors[from] ?? 0) || held.has(`${from}#${entry.n}`)) continue
-    held.add(`${from}#${entry.n}`)
-    entries.push({ n: entry.n, at: entry.at, work: entry.work, from })
+    const id = `${from}#${entry.n}`
+    if (entry.n <= (view.cursors[from] ?? 0) || held.has(id)) continue
+    held.add(id)
+    entries.push({ ...entry, from })
   }
   let notes = self.notes
   const theirs = other.notes
   if (theirs !== undefined) {
     const from = theirs.from ?? otherKey
-    if (theirs.n > (view.cursors[from] ?? 0)) notes = newer(notes, { n: theirs.n, at: theirs.at, text: theirs.text, from })
+    if (theirs.n > (view.cursors[from] ?? 0)) notes = newer(notes, { ...theirs, from })
   }
   return { ...self, entries: entries.slice(-MAX_ENTRIES), ...(notes === undefined ? {} : { notes }) }
 }
