@@ -160,13 +160,10 @@ export function nextStepsOf(notes: string): string | undefined {
     for (let i = 0; i < lines.length; i++) {
       const inline = nextStepsHeading(lines, i)
       if (inline === undefined) continue
-      const body = inline === '' ? [] : [inline]
+      const body = [inline]
       let j = i + 1
       if (isSetextUnderline(lines, j)) j += 1
-      for (; j < lines.length; j++) {
-        if (isSectionBreak(lines, j)) break
-        body.push(lines[j] ?? '')
-      }
+      for (; j < lines.length && !isSectionBreak(lines, j); j++) body.push(lines[j] ?? '')
       const text = body.join('\n').trim()
       if (text !== '') found = text
       i = j - 1
