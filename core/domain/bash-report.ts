@@ -125,8 +125,8 @@ export function messageOf(command: string): string | undefined {
 function firstMessage(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? ''
-    if (a === '--') return undefined
-    if (a === '-F' || a === '--file' || a.startsWith('--file=') || a === '-C' || a === '-c') return undefined
+    // The end of the options, or a message from a file or another commit (`-F`, `--file`, `-C`, `-c`).
+    if (/^(?:--|-[FCc]|--file)$|^--file=/.test(a)) return undefined
     if (a === '--message' || /^-[a-zA-Z]*m$/.test(a)) return args[i + 1]
     if (a.startsWith('--message=')) return a.slice('--message='.length)
     if (/^-m./.test(a)) return a.slice(2)
