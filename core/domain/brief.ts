@@ -146,18 +146,14 @@ export function renderRecapBlock(venture: string, brief: Brief): string {
  * blockers, what is next, and the handoff state. A brief Hark sent as plain text is printed as sent.
  */
 export function renderBriefText(brief: Brief): string {
-  const structured = brief.identity !== undefined || brief.phase !== undefined || brief.summary !== undefined ||
-    brief.decisions.length + brief.nonGoals.length + brief.blockers.length + brief.nextUp.length > 0
-  if (!structured) return brief.text
-  const lines: string[] = []
-  if (brief.identity !== undefined) lines.push(brief.identity)
-  if (brief.phase !== undefined) lines.push(`Phase: ${brief.phase}`)
-  if (brief.summary !== undefined) lines.push(brief.summary)
+  const lines = [brief.identity, brief.phase === undefined ? undefined : `Phase: ${brief.phase}`, brief.summary].filter((l): l is string => l !== undefined)
   const section = (heading: string, items: readonly Item[]) => items.length > 0 && lines.push('', `${heading}:`, ...itemLines(items))
   section('Decisions', brief.decisions)
   section('Non-goals', parseItems(brief.nonGoals))
   section('Blockers', brief.blockers)
   section('Next up', brief.nextUp)
+  // Nothing of the above, and no non-goals as sent (none of them may read as an item): a brief Hark sent as text.
+  if (lines.length === 0 && brief.nonGoals.length === 0) return brief.text
   const waiting = brief.openCandidates === 0 ? 'no proposals wait for a person' : `${brief.openCandidates} proposal${brief.openCandidates === 1 ? '' : 's'} wait${brief.openCandidates === 1 ? 's' : ''} for a person`
   lines.push('', `Handoff: ${brief.handoffState}; ${waiting}.`)
   return lines.join('\n').trim()
