@@ -113,7 +113,7 @@ function whatChanged(w: SaneWork): string {
  * ask to rerun the unknown ones, or say there is nothing left.
  */
 function whatsNext(w: SaneWork, notes: string): string {
-  const section = notes === '' ? undefined : nextStepsOf(notes)
+  const section = nextStepsOf(notes)
   if (section !== undefined) return section
   const failing = runnersWhere(w.tests, 'failing')
   if (failing.length > 0) return `Fix the failing test runs: ${named(failing, 'more runner')}.`
