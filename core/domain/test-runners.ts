@@ -159,8 +159,8 @@ const READERS: Readonly<Record<string, Reader>> = {
     return identify(wrapped(args, flagsOf(['@NODE']))[0] ?? [], depth + 1)
   },
 
-  python: (_name, _rule, args, depth) => (hasMetaFlag(args) ? NONE : python(args, depth)),
-  coverage: (_name, _rule, args, depth) => (hasMetaFlag(args) ? NONE : coverage(args, depth)),
+  python: (_name, _rule, args, depth) => python(args, depth),
+  coverage: (_name, _rule, args, depth) => coverage(args, depth),
   pm: (name, _rule, args, depth) => packageManager(name, args, depth),
   nx: (_name, _rule, args) => (hasMetaFlag(args) ? NONE : nx(args)),
 
@@ -229,14 +229,15 @@ function packageManager(pm: string, args: readonly string[], depth: number): Fou
   return NONE
 }
 
+/** `python -m pytest`, `python -m django test`, or the script python runs; a meta flag (`--version`) means none. */
 function python(args: readonly string[], depth: number): Found {
+  if (hasMetaFlag(args)) return NONE
   let i = 0
   while (i < args.length) {
     const a = args[i] ?? ''
     if (a === '-m') {
       const module = args[i + 1] ?? ''
       const rest = args.slice(i + 2)
-      if (hasMetaFlag(rest)) return NONE
       if (module === 'coverage') return coverage(rest, depth)
       if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
       return ['pytest', 'py.test', 'unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module === 'py.test' ? 'pytest' : module } : NONE
@@ -251,7 +252,7 @@ function python(args: readonly string[], depth: number): Found {
 
 /** `coverage run [flags] -m pytest …` or `coverage run manage.py test`. */
 function coverage(args: readonly string[], depth: number): Found {
-  if (args[0] !== 'run') return NONE
+  if (args[0] !== 'run' || hasMetaFlag(args)) return NONE
   const rest = args.slice(1)
   const m = rest.indexOf('-m')
   if (m >= 0) return python(rest.slice(m), depth)
