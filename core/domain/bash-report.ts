@@ -43,7 +43,8 @@ const MAX_STDOUT = 1_000_000
 export function workFromBash(report: BashReport, accessKey?: string): WorkEntry[] {
   try {
     if (typeof report !== 'object' || report === null || report.refused === true) return []
-    const command = typeof report.command === 'string' ? report.command : ''
+    // A command that is not a string names no run and no commit message.
+    const command = report.command
     const out: WorkEntry[] = []
 
     // SPEC.md: piped, background or timed out → result unknown (testCommandsOf handles pipes and `&`
@@ -67,8 +68,7 @@ export function workFromBash(report: BashReport, accessKey?: string): WorkEntry[
 }
 
 function commitOf(report: BashReport, command: string, accessKey: string | undefined): WorkEntry | undefined {
-  const c: unknown = report.commit
-  const raw = typeof c === 'object' && c !== null ? (c as { sha?: unknown }).sha : undefined
+  const raw = (report.commit as { sha?: unknown } | undefined)?.sha
   if (typeof raw !== 'string') return undefined
   const sha = raw.trim().toLowerCase()
   if (!/^[0-9a-f]{4,64}$/.test(sha)) return undefined
@@ -125,8 +125,8 @@ export function messageOf(command: string): string | undefined {
 function firstMessage(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? ''
-    if (a === '--') return undefined
-    if (a === '-F' || a === '--file' || a.startsWith('--file=') || a === '-C' || a === '-c') return undefined
+    // The end of the options, or a message from a file or another commit (`-F`, `--file`, `-C`, `-c`).
+    if (/^(?:--|-[FCc]|--file)$|^--file=/.test(a)) return undefined
     if (a === '--message' || /^-[a-zA-Z]*m$/.test(a)) return args[i + 1]
     if (a.startsWith('--message=')) return a.slice('--message='.length)
     if (/^-m./.test(a)) return a.slice(2)

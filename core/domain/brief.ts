@@ -29,7 +29,7 @@ export interface Brief {
 
 /** Longest brief or recap text kept (characters); a longer one is cut, with a marker. */
 export const MAX_BRIEF_TEXT = 60_000
-/** Items listed per section of the recap. */
+/** Items listed per section of the recap and of the brief for a person. */
 export const RECAP_ITEMS = 50
 
 /**
@@ -81,7 +81,7 @@ export function briefFromText(stored: string): Brief | undefined {
 export function handoffStateOf(value: unknown): HandoffState {
   const h = object(value)
   if (h === undefined) return 'Open'
-  if (h['draft'] !== undefined && h['draft'] !== null && h['draft'] !== false && h['draft'] !== '' && h['draft'] !== 0) return 'Draft'
+  if (![undefined, null, false, '', 0].includes(h['draft'] as never)) return 'Draft'
   const status = typeof h['status'] === 'string' ? h['status'].trim().toLowerCase() : ''
   return ['clean', 'closed', 'ended', 'confirmed'].includes(status) ? 'Clean' : 'Open'
 }
@@ -89,8 +89,7 @@ export function handoffStateOf(value: unknown): HandoffState {
 function openCandidatesOf(o: Record<string, unknown>): number {
   const n = o['open_candidates']
   if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return Math.min(Math.floor(n), 9_999)
-  const unreviewed = object(o['unreviewed'])
-  const items = unreviewed?.['items']
+  const items = object(o['unreviewed'])?.['items']
   return Array.isArray(items) ? Math.min(items.length, 9_999) : 0
 }
 
@@ -129,12 +128,7 @@ export function renderBriefBlock(venture: string, brief: Brief): string {
  */
 export function renderRecapBlock(venture: string, brief: Brief): string {
   const lines: string[] = []
-  const section = (heading: string, items: readonly Item[]) => {
-    lines.push(`${heading}:`)
-    if (items.length === 0) lines.push('- none')
-    for (const item of items.slice(0, RECAP_ITEMS)) lines.push(`- ${describeItem(item)}`)
-    if (items.length > RECAP_ITEMS) lines.push(`- and ${items.length - RECAP_ITEMS} more`)
-  }
+  const section = (heading: string, items: readonly Item[]) => lines.push(`${heading}:`, ...(items.length === 0 ? ['- none'] : itemLines(items)))
   if (brief.identity !== undefined) lines.push(brief.identity, '')
   section('Accepted decisions', brief.decisions)
   section('Non-goals', parseItems(brief.nonGoals))
@@ -152,24 +146,22 @@ export function renderRecapBlock(venture: string, brief: Brief): string {
  * blockers, what is next, and the handoff state. A brief Hark sent as plain text is printed as sent.
  */
 export function renderBriefText(brief: Brief): string {
-  const structured = brief.identity !== undefined || brief.phase !== undefined || brief.summary !== undefined ||
-    brief.decisions.length + brief.nonGoals.length + brief.blockers.length + brief.nextUp.length > 0
-  if (!structured) return brief.text
-  const lines: string[] = []
-  if (brief.identity !== undefined) lines.push(brief.identity)
-  if (brief.phase !== undefined) lines.push(`Phase: ${brief.phase}`)
-  if (brief.summary !== undefined) lines.push(brief.summary)
-  const section = (heading: string, items: readonly Item[]) => {
-    if (items.length === 0) return
-    lines.push('', `${heading}:`)
-    for (const item of items.slice(0, 50)) lines.push(`- ${describeItem(item)}`)
-    if (items.length > 50) lines.push(`- and ${items.length - 50} more`)
-  }
+  const lines = [brief.identity, brief.phase === undefined ? undefined : `Phase: ${brief.phase}`, brief.summary].filter((l): l is string => l !== undefined)
+  const section = (heading: string, items: readonly Item[]) => items.length > 0 && lines.push('', `${heading}:`, ...itemLines(items))
   section('Decisions', brief.decisions)
   section('Non-goals', parseItems(brief.nonGoals))
   section('Blockers', brief.blockers)
   section('Next up', brief.nextUp)
+  // Nothing of the above, and no non-goals as sent (none of them may read as an item): a brief Hark sent as text.
+  if (lines.length === 0 && brief.nonGoals.length === 0) return brief.text
   const waiting = brief.openCandidates === 0 ? 'no proposals wait for a person' : `${brief.openCandidates} proposal${brief.openCandidates === 1 ? '' : 's'} wait${brief.openCandidates === 1 ? 's' : ''} for a person`
   lines.push('', `Handoff: ${brief.handoffState}; ${waiting}.`)
   return lines.join('\n').trim()
+}
+
+/** A `- ` line for each of the first RECAP_ITEMS items, then `- and N more`. */
+function itemLines(items: readonly Item[]): string[] {
+  const lines = items.slice(0, RECAP_ITEMS).map((item) => `- ${describeItem(item)}`)
+  if (items.length > RECAP_ITEMS) lines.push(`- and ${items.length - RECAP_ITEMS} more`)
+  return lines
 }

@@ -6,6 +6,7 @@
 
 import { pullRequestUrl } from './bash-report'
 import { capText, cleanNotes, cleanSubject, NOTES_LIMIT, redactAccessKey, redactSecrets } from './notes'
+import { object } from './item'
 import { isProjectRelative, type Venture } from './project'
 import type { TestResult, Work } from './work'
 
@@ -71,12 +72,7 @@ export function buildHandoff(venture: Venture, work: Work, notes?: string, acces
 
 function whatIDid(w: SaneWork, notes: string): string {
   const parts = [countsSentence(w.files.length, w.commits.length, w.tests.length)]
-  if (w.tests.length > 0) {
-    const lines = w.tests.slice(0, MAX_RUN_LINES).map(runLine)
-    const more = w.tests.length - MAX_RUN_LINES
-    if (more > 0) lines.push(`and ${more} more test ${more === 1 ? 'run' : 'runs'}`)
-    parts.push(['Test runs:', ...lines].join('\n'))
-  }
+  if (w.tests.length > 0) parts.push(['Test runs:', ...capped(w.tests.map(runLine), MAX_RUN_LINES, 'more test run')].join('\n'))
   if (notes !== '') parts.push(`Agent notes:\n${notes}`)
   return parts.join('\n\n')
 }
@@ -88,19 +84,26 @@ export function runLine(run: { readonly runner: string; readonly result: TestRes
 
 /** `Edited 2 files, made 1 commit and ran the tests 3 times.` */
 export function countsSentence(files: number, commits: number, tests: number): string {
-  const edited = files === 0 ? 'Edited no files' : `Edited ${files} ${files === 1 ? 'file' : 'files'}`
-  const made = commits === 0 ? 'made no commits' : `made ${commits} ${commits === 1 ? 'commit' : 'commits'}`
   const ran = tests === 0 ? 'ran no tests' : tests === 1 ? 'ran the tests once' : `ran the tests ${tests} times`
-  return `${edited}, ${made} and ${ran}.`
+  return `Edited ${counted(files, 'file')}, made ${counted(commits, 'commit')} and ${ran}.`
+}
+
+/** `no files`, `1 file`, `3 files`: `n` and `noun`, plural unless `n` is 1. */
+function counted(n: number, noun: string): string {
+  return `${n === 0 ? 'no' : n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** The first `max` of `lines`, then `and N more <noun>s` for the rest. */
+function capped(lines: readonly string[], max: number, noun: string): string[] {
+  const more = lines.length - max
+  return more > 0 ? [...lines.slice(0, max), `and ${counted(more, noun)}`] : [...lines]
 }
 
 function whatChanged(w: SaneWork): string {
-  const lines = w.files.slice(0, MAX_CHANGED_FILES).map((p) => `edited ${p}`)
-  const moreFiles = w.files.length - MAX_CHANGED_FILES
-  if (moreFiles > 0) lines.push(`and ${moreFiles} more ${moreFiles === 1 ? 'file' : 'files'}`)
-  lines.push(...w.commits.slice(0, MAX_CHANGED_COMMITS).map((c) => `commit ${c.sha} ${c.subject}`.trimEnd()))
-  const moreCommits = w.commits.length - MAX_CHANGED_COMMITS
-  if (moreCommits > 0) lines.push(`and ${moreCommits} more ${moreCommits === 1 ? 'commit' : 'commits'}`)
+  const lines = [
+    ...capped(w.files.map((p) => `edited ${p}`), MAX_CHANGED_FILES, 'more file'),
+    ...capped(w.commits.map((c) => `commit ${c.sha} ${c.subject}`.trimEnd()), MAX_CHANGED_COMMITS, 'more commit'),
+  ]
   return lines.length > 0 ? lines.join('\n') : 'No files edited and no commits.'
 }
 
@@ -110,43 +113,34 @@ function whatChanged(w: SaneWork): string {
  * ask to rerun the unknown ones, or say there is nothing left.
  */
 function whatsNext(w: SaneWork, notes: string): string {
-  const section = notes === '' ? undefined : nextStepsOf(notes)
+  const section = nextStepsOf(notes)
   if (section !== undefined) return section
   const failing = runnersWhere(w.tests, 'failing')
-  if (failing.length > 0) return `Fix the failing test runs: ${named(failing, 'more runners')}.`
-  if (w.files.length > 0) return `Review this session's changes to ${named(w.files, 'more files')}.`
-  if (w.commits.length > 0) {
-    const shas = w.commits.map((c) => c.sha)
-    return `Review this session's changes in ${shas.length === 1 ? 'commit' : 'commits'} ${named(shas, 'more commits')}.`
-  }
+  if (failing.length > 0) return `Fix the failing test runs: ${named(failing, 'more runner')}.`
+  if (w.files.length > 0) return `Review this session's changes to ${named(w.files, 'more file')}.`
+  if (w.commits.length > 0) return `Review this session's changes in ${w.commits.length === 1 ? 'commit' : 'commits'} ${named(w.commits.map((c) => c.sha), 'more commit')}.`
   const unknown = runnersWhere(w.tests, 'unknown')
-  if (unknown.length > 0) return `Rerun the test runs whose result is unknown: ${named(unknown, 'more runners')}.`
+  if (unknown.length > 0) return `Rerun the test runs whose result is unknown: ${named(unknown, 'more runner')}.`
   return 'Nothing is left to pick up from this session: its test runs passed.'
 }
 
 function watchOutFor(tests: readonly Run[]): string | undefined {
   if (!tests.some((t) => t.result === 'failed')) return undefined
-  const failing = runnersWhere(tests, 'failing')
-  const recovered = runnersWhere(tests, 'recovered')
   const parts: string[] = []
-  if (failing.length > 0) parts.push(`Failing test runs: ${failing.map((r) => `${r} (${failedCount(tests, r)})`).join(', ')}.`)
-  if (recovered.length > 0) parts.push(`Failed earlier in the session, then passed: ${recovered.map((r) => `${r} (${failedCount(tests, r)})`).join(', ')}.`)
+  for (const [which, opening] of [['failing', 'Failing test runs'], ['recovered', 'Failed earlier in the session, then passed']] as const) {
+    const runners = runnersWhere(tests, which)
+    if (runners.length > 0) parts.push(`${opening}: ${runners.map((r) => `${r} (${failedCount(tests, r)})`).join(', ')}.`)
+  }
   return parts.join(' ')
 }
 
 function failedCount(tests: readonly Run[], runner: string): string {
   const mine = tests.filter((t) => t.runner === runner)
-  const failed = mine.filter((t) => t.result === 'failed').length
-  return `failed ${failed} of ${mine.length} ${mine.length === 1 ? 'run' : 'runs'}`
+  return `failed ${mine.filter((t) => t.result === 'failed').length} of ${counted(mine.length, 'run')}`
 }
 
 function links(w: SaneWork): string[] {
-  const out: string[] = []
-  for (const l of [...w.links, ...w.files]) {
-    if (out.length >= MAX_LINKS) break
-    if (!out.includes(l)) out.push(l)
-  }
-  return out
+  return [...new Set([...w.links, ...w.files])].slice(0, MAX_LINKS)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -160,19 +154,16 @@ function links(w: SaneWork): string[] {
  */
 export function nextStepsOf(notes: string): string | undefined {
   try {
-    if (typeof notes !== 'string') return undefined
+    // Anything but a string throws here and gives undefined.
     const lines = notes.replace(/\r\n?/g, '\n').split('\n')
     let found: string | undefined
     for (let i = 0; i < lines.length; i++) {
       const inline = nextStepsHeading(lines, i)
       if (inline === undefined) continue
-      const body = inline === '' ? [] : [inline]
+      const body = [inline]
       let j = i + 1
       if (isSetextUnderline(lines, j)) j += 1
-      for (; j < lines.length; j++) {
-        if (isSectionBreak(lines, j)) break
-        body.push(lines[j] ?? '')
-      }
+      for (; j < lines.length && !isSectionBreak(lines, j); j++) body.push(lines[j] ?? '')
       const text = body.join('\n').trim()
       if (text !== '') found = text
       i = j - 1
@@ -188,19 +179,19 @@ const NEXT_PHRASE = /^(?:(?:suggested|recommended|possible|remaining|proposed|im
 /** The heading's inline text ('' for none) when line `i` opens a next-steps section; else undefined. */
 function nextStepsHeading(lines: readonly string[], i: number): string | undefined {
   const line = lines[i] ?? ''
-  const title = (t: string): string => t.replace(/^[^\p{L}]+/u, '').replace(/[\s:.!*_]+$/u, '')
-  const isNext = (t: string, exact: boolean): boolean => {
-    const words = title(t)
+  // `t`, without what opens and ends it, is the phrase and at most `slack` characters more.
+  const isNext = (t: string, slack: number): boolean => {
+    const words = t.replace(/^[^\p{L}]+/u, '').replace(/[\s:.!*_]+$/u, '')
     const m = NEXT_PHRASE.exec(words)
-    return m !== null && (exact ? m[0].length === words.length : words.length - m[0].length <= 40)
+    return m !== null && words.length - m[0].length <= slack
   }
   const atx = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
-  if (atx !== null) return isNext(atx[1] ?? '', false) ? '' : undefined
+  if (atx !== null) return isNext(atx[1] ?? '', 40) ? '' : undefined
   const bold = /^\s*(\*\*|__)(.+?)\1\s*:?\s*(.*)$/.exec(line)
-  if (bold !== null) return isNext(bold[2] ?? '', false) ? (bold[3] ?? '').trim() : undefined
+  if (bold !== null) return isNext(bold[2] ?? '', 40) ? (bold[3] ?? '').trim() : undefined
   const label = /^\s*([^:]{1,60}):\s*(.*)$/.exec(line)
-  if (label !== null && isNext(label[1] ?? '', true)) return (label[2] ?? '').trim()
-  if (isSetextUnderline(lines, i + 1) && isNext(line, false)) return ''
+  if (label !== null && isNext(label[1] ?? '', 0)) return (label[2] ?? '').trim()
+  if (isSetextUnderline(lines, i + 1) && isNext(line, 40)) return ''
   return undefined
 }
 
@@ -237,7 +228,9 @@ const RESULTS: readonly TestResult[] = ['passed', 'failed', 'unknown']
 
 /** The work with every value checked, single-line and bounded (the store's values are not trusted). */
 function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
-  const o = typeof work === 'object' && work !== null ? (work as Record<string, unknown>) : {}
+  // Values as JSON holds them: an array has no fields to read.
+  const fields = (v: unknown): Record<string, unknown> => object(v) ?? {}
+  const o = fields(work)
   const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
   const line = (v: unknown, max: number): string | undefined => {
     if (typeof v !== 'string') return undefined
@@ -250,18 +243,15 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
   // A path is sent as it is, but the access key never: a file named after it is sent with the key redacted.
   const files = unique(list(o['files']).flatMap((p) => (typeof p === 'string' && isProjectRelative(p) ? (line(redactAccessKey(p, accessKey), MAX_PATH) ?? []) : [])))
   const commits = list(o['commits']).flatMap((c) => {
-    const r = typeof c === 'object' && c !== null ? (c as Record<string, unknown>) : {}
+    const r = fields(c)
     const sha = typeof r['sha'] === 'string' ? r['sha'].trim().toLowerCase() : ''
     if (!/^[0-9a-f]{4,64}$/.test(sha)) return []
     return [{ sha, subject: typeof r['subject'] === 'string' ? cleanSubject(r['subject'], accessKey) : '' }]
   })
   const tests = list(o['tests']).flatMap((t) => {
-    const r = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : {}
+    const r = fields(t)
     const named = line(r['runner'], MAX_RUNNER)
-    if (named === undefined) return []
-    const runner = redactSecrets(named, accessKey)
-    const result = RESULTS.find((x) => x === r['result']) ?? 'unknown'
-    return [{ runner, result }]
+    return named === undefined ? [] : [{ runner: redactSecrets(named, accessKey), result: RESULTS.find((x) => x === r['result']) ?? 'unknown' }]
   })
   const links = unique(list(o['links']).flatMap((l) => pullRequestUrl(l, accessKey) ?? []))
   return { files, commits, tests, links }
@@ -272,8 +262,7 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
  * when a run failed but the last known result passed; `unknown` when no run has a known result.
  */
 function runnersWhere(tests: readonly Run[], which: 'failing' | 'recovered' | 'unknown'): string[] {
-  const runners = tests.map((t) => t.runner).filter((r, k, all) => all.indexOf(r) === k)
-  return runners.filter((runner) => {
+  return [...new Set(tests.map((t) => t.runner))].filter((runner) => {
     const known = tests.filter((t) => t.runner === runner && t.result !== 'unknown')
     const last = known[known.length - 1]?.result
     if (which === 'unknown') return last === undefined
@@ -282,11 +271,9 @@ function runnersWhere(tests: readonly Run[], which: 'failing' | 'recovered' | 'u
   })
 }
 
-/** `a, b, c, d, e and 3 more files` (at most MAX_NAMED named). */
+/** `a, b, c, d, e and 3 more files` (at most MAX_NAMED named; `more`: `more file`). */
 function named(items: readonly string[], more: string): string {
-  const shown = items.slice(0, MAX_NAMED)
-  const rest = items.length - shown.length
-  if (rest > 0) return `${shown.join(', ')} and ${rest} ${rest === 1 ? more.replace(/s$/, '') : more}`
-  if (shown.length <= 1) return shown.join('')
-  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1] ?? ''}`
+  const rest = items.length - MAX_NAMED
+  if (rest > 0) return `${items.slice(0, MAX_NAMED).join(', ')} and ${counted(rest, more)}`
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 }

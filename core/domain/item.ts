@@ -64,8 +64,7 @@ export function firstText(o: Record<string, unknown>, keys: readonly string[], m
 export function parseItem(value: unknown): Item | undefined {
   const plain = text(value)
   if (plain !== undefined) return { title: plain }
-  const o = object(value)
-  if (o === undefined) return undefined
+  const o = object(value) ?? {}
   const title = firstText(o, ['title', 'text', 'summary', 'name'])
   if (title === undefined) return undefined
   const why = firstText(o, ['why', 'rationale'])

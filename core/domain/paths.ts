@@ -59,8 +59,7 @@ export function placePath(path: string, cwd: string, rules: PathRules): Absolute
   // the file's own: `q.sql:notes` and `q.sql::$DATA` are streams of `q.sql`, and writing one writes to it.
   if (placed === undefined || formatPath(placed).length > MAX_PATH_LENGTH) return undefined
   if (!rules.windows || placed.names.length === 0) return placed
-  const last = placed.names.at(-1) ?? ''
-  const file = last.includes(':') ? last.slice(0, last.indexOf(':')) : last
+  const file = (placed.names.at(-1) ?? '').split(':')[0] ?? ''
   const names = [...placed.names.slice(0, -1), file]
   return file === '' || names.some((name) => name.includes(':')) ? undefined : { root: placed.root, names }
 }
@@ -70,16 +69,11 @@ function placeAny(path: string, cwd: string, rules: PathRules): AbsolutePath | u
   if (spelled === undefined) return undefined
   const absolute = placeAbsolute(spelled, rules)
   if (absolute !== undefined) return absolute
-  if (isPlainRelative(spelled, rules)) {
-    const base = placeAbsolute(spelling(cwd, rules) ?? '', rules)
-    return base === undefined ? undefined : fold(base.root, [...base.names, spelled].join('/'), rules.windows)
-  }
+  const base = placeAbsolute(spelling(cwd, rules) ?? '', rules)
+  if (base === undefined) return undefined
+  if (isPlainRelative(spelled, rules)) return fold(base.root, [...base.names, spelled].join('/'), rules.windows)
   // On Windows, `\x` is from the root of the session's drive: `C:\x` when the session is on C:.
-  if (rules.windows && spelled.startsWith('/') && !spelled.startsWith('//')) {
-    const base = placeAbsolute(spelling(cwd, rules) ?? '', rules)
-    return base === undefined ? undefined : fold(base.root, spelled.slice(1), true)
-  }
-  return undefined
+  return rules.windows && spelled.startsWith('/') && !spelled.startsWith('//') ? fold(base.root, spelled.slice(1), true) : undefined
 }
 
 /** The path with `/` separators under Windows rules; undefined for one that is empty, too long or holds NUL. */

@@ -104,8 +104,9 @@ export function relativeToProject(root: string, file: string, cwd: string = root
  * character is legal; what shows or sends a path turns those into spaces.)
  */
 export function isProjectRelative(path: string): boolean {
-  if (path === '' || path.length > 1_000 || path.startsWith('/') || path.includes('\\') || /^[A-Za-z]:/.test(path)) return false
-  return !path.split('/').some((part) => part === '..' || part === '.' || part === '')
+  // An empty path, or one starting with `/`, has an empty part.
+  if (path.length > 1_000 || /\\|^[A-Za-z]:/.test(path)) return false
+  return !path.split('/').some((part) => /^\.{0,2}$/.test(part))
 }
 
 function unquote(value: string): string {

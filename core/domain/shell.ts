@@ -49,7 +49,7 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
   const endWord = (): void => {
     if (!inWord) return
     if (next === 'word') tokens.push({ kind: 'word', text: word })
-    else if (next === 'heredoc' || next === 'heredoc-strip') heredocs.push({ delimiter: word, strip: next === 'heredoc-strip' })
+    else if (next !== 'target') heredocs.push({ delimiter: word, strip: next === 'heredoc-strip' })
     next = 'word'
     word = ''
     inWord = false
@@ -60,52 +60,46 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
     next = 'word'
     tokens.push({ kind: 'op', op: o })
   }
-
   let i = start
+  /** `text` added to the word (`q`: it was quoted), reading on from `end`. */
+  const add = (text: string, end: number, q: boolean): void => {
+    word += text
+    inWord = true
+    quoted ||= q
+    i = end
+  }
+
   while (i < src.length) {
     const c = src[i] ?? ''
     const d = src[i + 1] ?? ''
     if (c === '\\') {
       if (d === '\n') i += 2
-      else {
-        word += d
-        inWord = true
-        quoted = true
-        i += 2
-      }
+      else add(d, i + 2, true)
       continue
     }
     if (c === "'") {
       const j = src.indexOf("'", i + 1)
       const e = j < 0 ? src.length : j
-      word += src.slice(i + 1, e)
-      inWord = quoted = true
-      i = e + 1
+      add(src.slice(i + 1, e), e + 1, true)
       continue
     }
     if (c === '$' && d === "'") {
       let j = i + 2
       while (j < src.length && src[j] !== "'") j += src[j] === '\\' ? 2 : 1
-      word += src.slice(i + 2, Math.min(j, src.length))
-      inWord = quoted = true
-      i = j + 1
+      add(src.slice(i + 2, Math.min(j, src.length)), j + 1, true)
       continue
     }
     if (c === '"') {
       const r = readDoubleQuoted(src, i + 1, depth)
-      word += r.text
-      inWord = quoted = true
-      i = r.end
+      add(r.text, r.end, true)
       continue
     }
     const expansion = expansionEnd(src, i, depth)
     if (expansion !== undefined) {
-      word += src.slice(i, expansion)
-      inWord = true
-      i = expansion
+      add(src.slice(i, expansion), expansion, false)
       continue
     }
-    if (c === ' ' || c === '\t' || c === '\r') {
+    if (' \t\r'.includes(c)) {
       endWord()
       i += 1
       continue
@@ -115,72 +109,41 @@ function scan(src: string, start: number, depth: number, nested: boolean): Scan 
       i = nl < 0 ? src.length : nl
       continue
     }
-    if (c === '\n') {
-      op('\n')
-      i += 1
-      if (heredocs.length > 0) {
-        i = skipHeredocBodies(src, i, heredocs)
-        heredocs.length = 0
-      }
-      continue
-    }
-    if ((c === '<' || c === '>') && d === '(') {
+    if ('<>'.includes(c) && d === '(') {
       // Process substitution: a word, never a command of this line.
       const e = skipSubstitution(src, i + 2, depth)
-      word += src.slice(i, e)
-      inWord = true
-      i = e
+      add(src.slice(i, e), e, false)
       continue
     }
-    if (c === '<' || c === '>' || (c === '&' && d === '>')) {
+    if ('<>'.includes(c) || (c === '&' && d === '>')) {
       // A redirection; digits just before it name a file descriptor, not a word.
       if (inWord && !quoted && /^\d+$/.test(word)) {
         word = ''
         inWord = false
       } else endWord()
-      const rest = src.slice(i, i + 3)
-      let len = 1
-      let kind: NextWord = 'target'
-      if (rest.startsWith('<<<')) len = 3
-      else if (rest.startsWith('<<-')) [len, kind] = [3, 'heredoc-strip']
-      else if (rest.startsWith('<<')) [len, kind] = [2, 'heredoc']
-      else if (rest.startsWith('&>>')) len = 3
-      else if (/^(?:<>|<&|>>|>&|>\||&>)/.test(rest)) len = 2
-      i += len
-      next = kind
+      const r = (/^(?:<<<|<<-|<<|&>>|<>|<&|>>|>&|>\||&>)/.exec(src.slice(i, i + 3)) ?? [c])[0]
+      i += r.length
+      next = r === '<<-' ? 'heredoc-strip' : r === '<<' ? 'heredoc' : 'target'
       continue
     }
-    if (c === '&' || c === '|') {
-      // `&&`, `||`; `&`, `|`, and `|&` (a pipe of both streams).
-      const doubled = d === c
-      op(doubled ? `${c}${c}` : c)
-      i += doubled || (c === '|' && d === '&') ? 2 : 1
-      continue
-    }
-    if (c === ';') {
-      op(';')
-      i += d === ';' ? (src[i + 2] === '&' ? 3 : 2) : d === '&' ? 2 : 1
-      continue
-    }
-    if (c === '(') {
-      parens += 1
-      op('(')
-      i += 1
-      continue
-    }
-    if (c === ')') {
-      if (nested && parens === 0) {
+    // An operator: `&&`, `||`; `&`, `|`, and `|&` (a pipe of both streams); `;`, `;;`, `;&`, `;;&`; `(`, `)`;
+    // a newline, past the bodies of the heredocs its line opened.
+    if ('&|;()\n'.includes(c)) {
+      const o = /^(?:&&|\|\||\|&|;;?&?|.)/s.exec(src.slice(i, i + 3))?.[0] ?? c
+      if (c === ')' && nested && parens === 0) {
         endWord()
         return { tokens, end: i + 1 }
       }
-      parens = Math.max(0, parens - 1)
-      op(')')
-      i += 1
+      parens = Math.max(0, parens + (c === '(' ? 1 : c === ')' ? -1 : 0))
+      op(o === '&&' || o === '||' ? o : c)
+      i += o.length
+      if (c === '\n' && heredocs.length > 0) {
+        i = skipHeredocBodies(src, i, heredocs)
+        heredocs.length = 0
+      }
       continue
     }
-    word += c
-    inWord = true
-    i += 1
+    add(c, i + 1, false)
   }
   endWord()
   return { tokens, end: src.length }
@@ -194,11 +157,7 @@ function readDoubleQuoted(src: string, start: number, depth: number): { text: st
     const d = src[i + 1] ?? ''
     if (c === '"') return { text, end: i + 1 }
     if (c === '\\') {
-      if (d === '\n') {
-        i += 2
-        continue
-      }
-      text += '$`"\\'.includes(d) && d !== '' ? d : c + d
+      if (d !== '\n') text += '$`"\\'.includes(d) && d !== '' ? d : c + d
       i += 2
       continue
     }
@@ -222,8 +181,8 @@ function expansionEnd(src: string, i: number, depth: number): number | undefined
   const c = src[i]
   const d = src[i + 1]
   if (c === '$' && d === '(') return skipSubstitution(src, i + 2, depth)
-  if (c === '$' && d === '{') return skipBraces(src, i + 2)
-  if (c === '`') return skipBackticks(src, i + 1)
+  if (c === '$' && d === '{') return skipPast(src, i + 2, '{', '}')
+  if (c === '`') return skipPast(src, i + 1, '`', '`')
   return undefined
 }
 
@@ -233,21 +192,14 @@ function skipSubstitution(src: string, start: number, depth: number): number {
   return scan(src, start, depth + 1, true).end
 }
 
-function skipBraces(src: string, start: number): number {
+/** The index just past the `close` ending a `${` or backtick expansion whose body starts at `start` (`open` nests). */
+function skipPast(src: string, start: number, open: string, close: string): number {
   let level = 1
   for (let i = start; i < src.length; i++) {
     const c = src[i]
     if (c === '\\') i += 1
-    else if (c === '{') level += 1
-    else if (c === '}' && --level === 0) return i + 1
-  }
-  return src.length
-}
-
-function skipBackticks(src: string, start: number): number {
-  for (let i = start; i < src.length; i++) {
-    if (src[i] === '\\') i += 1
-    else if (src[i] === '`') return i + 1
+    else if (c === close && --level === 0) return i + 1
+    else if (c === open) level += 1
   }
   return src.length
 }
@@ -316,28 +268,14 @@ export function commandsOf(command: string, depth: number): Line {
       current.push(t.text)
       continue
     }
-    switch (t.op) {
-      case '(':
-      case ')':
-        close('')
-        break
-      case '|':
-        pipedOrBackground = true
-        close('|')
-        break
-      case '&':
-        pipedOrBackground = true
-        close('&')
-        break
-      case '&&':
-      case '||':
-        close(t.op)
-        break
-      default:
-        // `;`, `;;` and newlines; a newline right after `&&`, `||` or `|` continues the list.
-        if (current.length === 0 && links.length > 0 && links[links.length - 1] !== '') break
-        close(';')
-    }
+    const o = t.op
+    if (o === '|' || o === '&' || o === '&&' || o === '||') {
+      // A lone `|` or `&` pipes or sends to the background.
+      pipedOrBackground ||= o.length === 1
+      close(o)
+    } else if (o === '(' || o === ')') close('')
+    // `;`, `;;` and newlines; a newline right after `&&`, `||` or `|` continues the list.
+    else if (current.length > 0 || links.length === 0 || links[links.length - 1] === '') close(';')
   }
   close('')
   // A '' link between two commands (after a group) reads as ';'.

@@ -54,11 +54,15 @@ export interface Rule {
   readonly through?: string
 }
 
-// Flags that take a value, shared by several rules of RULES (named there as "@NPX", "@UV", "@PM").
-export const FLAG_SETS: Readonly<Record<string, readonly string[]>> = {
-  NPX: ['-p', '--package', '--node-options', '--call', '--cache', '--userconfig', '-w', '--workspace'],
-  UV: ['--with', '-p', '--python', '--package', '--extra', '--group', '--directory', '--project', '--env-file', '--index', '--from', '-w'],
-  PM: ['--prefix', '-C', '--dir', '-w', '--workspace', '--filter', '-F', '--cwd', '--loglevel', '--userconfig', '--registry', '--cache'],
+// Flags that take a value, each set a list separated by spaces: shared by several rules of RULES (named there
+// as "@NPX", "@UV", "@PM"), and the sets test-runners.ts's own readers name ("@NODE", "@ENV", "@COVERAGE").
+export const FLAG_SETS: Readonly<Record<string, string>> = {
+  NPX: '-p --package --node-options --call --cache --userconfig -w --workspace',
+  UV: '--with -p --python --package --extra --group --directory --project --env-file --index --from -w',
+  PM: '--prefix -C --dir -w --workspace --filter -F --cwd --loglevel --userconfig --registry --cache',
+  NODE: '-r --require --import --loader --experimental-loader',
+  ENV: '-n --name --prefix -e --environment',
+  COVERAGE: '--rcfile --source --include --omit --data-file',
 }
 
 /**

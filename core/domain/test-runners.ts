@@ -53,8 +53,8 @@ export function isTestScriptName(name: string): boolean {
   return /^(?:tests?|specs?|e2e)(?:[:_.-][\w:.@/+-]*)?$/i.test(name) || /^[\w.@/+-]+[:_-](?:tests?|specs?|e2e)$/i.test(name)
 }
 
-/** A rule's value flags, the shared sets ("@NPX") spelled out. */
-const flagsOf = (list: readonly string[] = []): ReadonlySet<string> => new Set(list.flatMap((f) => FLAG_SETS[f.slice(1)] ?? [f]))
+/** A rule's value flags, the sets of FLAG_SETS ("@NPX") spelled out. */
+const flagsOf = (list: readonly string[] = []): ReadonlySet<string> => new Set(list.flatMap((f) => own(FLAG_SETS, f.slice(1))?.split(' ') ?? [f]))
 
 /**
  * The words after a wrapper's own flags: where the wrapped command starts. `valueFlags` take the
@@ -131,7 +131,7 @@ const READERS: Readonly<Record<string, Reader>> = {
       if (!rule.after.includes(rest[0] ?? '')) return NONE
       rest = rest.slice(1 + (rule.skip ?? 0))
     }
-    const c = rule.inner === undefined ? -1 : rest.indexOf(rule.inner)
+    const c = rest.indexOf(rule.inner as string)
     if (c >= 0 && rest[c + 1] !== undefined) return { inner: rest[c + 1] }
     const candidates = rule.duration === 1 ? rest.flatMap((a, i) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [rest.slice(i + 1)] : [])) : wrapped(rest, flagsOf(rule.wrap), rule.assign === 1)
     const f = identifyAny(candidates, depth)
@@ -149,22 +149,18 @@ const READERS: Readonly<Record<string, Reader>> = {
   eval: (_name, _rule, args) => (args.length === 0 ? NONE : { inner: args.join(' ') }),
 
   /** `php vendor/bin/phpunit`, `ruby bin/rails test`: the script, read as a command. */
-  script: (_name, rule, args, depth) => {
-    const script = wrapped(args, flagsOf(rule.wrap))[0]
-    return script === undefined || script.length === 0 ? NONE : identify(script, depth + 1)
-  },
+  script: (_name, rule, args, depth) => identify(wrapped(args, flagsOf(rule.wrap))[0] ?? [], depth + 1),
 
   /** `node --test`, or the script node runs (`node node_modules/jest/bin/jest.js`), never `node -e`. */
   node: (name, _rule, args, depth) => {
     if (hasMetaFlag(args)) return NONE
     if (args.includes('--test')) return { runner: `${name} --test` }
     if (args.some((a) => ['-e', '--eval', '-p', '--print'].includes(a))) return NONE
-    const script = wrapped(args, flagsOf(['-r', '--require', '--import', '--loader', '--experimental-loader']))[0]
-    return script === undefined || script.length === 0 ? NONE : identify(script, depth + 1)
+    return identify(wrapped(args, flagsOf(['@NODE']))[0] ?? [], depth + 1)
   },
 
-  python: (_name, _rule, args, depth) => (hasMetaFlag(args) ? NONE : python(args, depth)),
-  coverage: (_name, _rule, args, depth) => (hasMetaFlag(args) ? NONE : coverage(args, depth)),
+  python: (_name, _rule, args, depth) => python(args, depth),
+  coverage: (_name, _rule, args, depth) => coverage(args, depth),
   pm: (name, _rule, args, depth) => packageManager(name, args, depth),
   nx: (_name, _rule, args) => (hasMetaFlag(args) ? NONE : nx(args)),
 
@@ -173,7 +169,7 @@ const READERS: Readonly<Record<string, Reader>> = {
     const rest = args[0] === rule.through ? args.slice(1) : args
     if (own(rule.sub, rest[0] ?? '') !== undefined) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${rest[0]}` }
     if (!(rule.after ?? ['run']).includes(rest[0] ?? '')) return NONE
-    const candidates = wrapped(rest.slice(1), flagsOf(['@UV', '-n', '--name', '--prefix', '-e', '--environment']))
+    const candidates = wrapped(rest.slice(1), flagsOf(['@UV', '@ENV']))
     const f = identifyAny(candidates, depth)
     if (f.runner !== undefined || f.inner !== undefined) return f
     const task = candidates[0]?.[0]
@@ -183,6 +179,7 @@ const READERS: Readonly<Record<string, Reader>> = {
 
 /** A runner rule read on `args`: a subcommand, then a target, then the command itself (see Rule). */
 function runner(spelled: string, rule: Rule, args: readonly string[], depth: number): Found {
+  const list = rule.any ?? rule.first
   if (rule.sub !== undefined) {
     for (const { sub, rest } of subcommands(args, flagsOf(rule.wrap))) {
       const next = own(rule.sub, sub)
@@ -190,14 +187,10 @@ function runner(spelled: string, rule: Rule, args: readonly string[], depth: num
       if (next === 1 || typeof next === 'string') return { runner: `${spelled} ${next === 1 ? sub : next}` }
       if (next !== undefined) return runner(next.as ?? `${spelled} ${sub}`, next, rest, depth)
     }
-    if (rule.any === undefined && rule.first === undefined) return NONE
+    if (list === undefined) return NONE
   }
-  const list = rule.any ?? rule.first
-  if (list === undefined) {
-    const word = args.find((a) => !isFlag(a))
-    return word !== undefined && rule.unless?.includes(word) === true ? NONE : { runner: spelled }
-  }
-  const excluded = new Set(args.flatMap((a, k) => (rule.exclude?.includes(a) === true && args[k + 1] !== undefined ? [args[k + 1]] : [])))
+  if (list === undefined) return rule.unless?.includes(args.find((a) => !isFlag(a)) as string) === true ? NONE : { runner: spelled }
+  const excluded = new Set(args.flatMap((a, k) => (rule.exclude?.includes(a) === true ? args.slice(k + 1, k + 2) : [])))
   // With `booleans`, every other flag takes the next word as its value.
   const takesValue = (k: number): boolean => k > 0 && isFlag(args[k - 1] ?? '') && rule.booleans?.includes(args[k - 1] ?? '') === false
   const words = args.filter((a, k) => !isFlag(a) && !isAssignment(a) && !excluded.has(a) && !takesValue(k))
@@ -215,17 +208,17 @@ function packageManager(pm: string, args: readonly string[], depth: number): Fou
     const s = sub.toLowerCase()
     // `<pm> test` runs the package's test script, but for bun, whose own runner it is.
     if (['test', 't', 'tst'].includes(s) || (pm === 'npm' && ['it', 'cit', 'install-test', 'install-ci-test', 'clean-install-test'].includes(s))) {
-      return hasMetaFlag(rest.filter((a) => a !== '--')) ? NONE : { runner: `${pm} test` }
+      return hasMetaFlag(rest) ? NONE : { runner: `${pm} test` }
     }
     if (s === 'run' || s === 'run-script') {
       const script = wrapped(rest, globals)[0]
       if (script?.[0] === undefined) return NONE
       if (isTestScriptName(script[0])) return { runner: script[0] === 'test' && pm !== 'bun' ? `${pm} test` : `${pm} run ${script[0]}` }
-      return pm === 'bun' ? identifyAny([script], depth) : NONE
+      return pm === 'bun' ? identify(script, depth + 1) : NONE
     }
     if (['exec', 'x', 'dlx'].includes(s)) return identifyAny(wrapped(rest, flagsOf(['@NPX'])), depth)
-    if (pm === 'yarn' && s === 'workspace') return identifyAny([['yarn', ...rest.slice(1)]], depth)
-    if (pm === 'yarn' && s === 'workspaces') return identifyAny([['yarn', ...(wrapped(rest.slice(1))[0] ?? [])]], depth)
+    if (pm === 'yarn' && s === 'workspace') return identify(['yarn', ...rest.slice(1)], depth + 1)
+    if (pm === 'yarn' && s === 'workspaces') return identify(['yarn', ...(wrapped(rest.slice(1))[0] ?? [])], depth + 1)
     if (pm !== 'npm') {
       // pnpm, yarn and bun run a package script or a binary by its bare name.
       if (isTestScriptName(sub)) return { runner: `${pm} run ${sub}` }
@@ -236,35 +229,34 @@ function packageManager(pm: string, args: readonly string[], depth: number): Fou
   return NONE
 }
 
+/** `python -m pytest`, `python -m django test`, or the script python runs; a meta flag (`--version`) means none. */
 function python(args: readonly string[], depth: number): Found {
+  if (hasMetaFlag(args)) return NONE
   let i = 0
   while (i < args.length) {
     const a = args[i] ?? ''
     if (a === '-m') {
       const module = args[i + 1] ?? ''
       const rest = args.slice(i + 2)
-      if (hasMetaFlag(rest)) return NONE
       if (module === 'coverage') return coverage(rest, depth)
       if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
-      if (module === 'pytest' || module === 'py.test') return { runner: 'pytest' }
-      return ['unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module } : NONE
+      return ['pytest', 'py.test', 'unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module === 'py.test' ? 'pytest' : module } : NONE
     }
     if (a === '-c') return NONE
     if (/^-m./.test(a)) return python(['-m', a.slice(2), ...args.slice(i + 1)], depth)
     if (!isFlag(a)) break
     i += ['-W', '-X', '-Q'].includes(a) ? 2 : 1
   }
-  const script = args[i]
-  return script === undefined ? NONE : identify([script, ...args.slice(i + 1)], depth + 1)
+  return identify(args.slice(i), depth + 1)
 }
 
 /** `coverage run [flags] -m pytest …` or `coverage run manage.py test`. */
 function coverage(args: readonly string[], depth: number): Found {
-  if (args[0] !== 'run') return NONE
+  if (args[0] !== 'run' || hasMetaFlag(args)) return NONE
   const rest = args.slice(1)
   const m = rest.indexOf('-m')
   if (m >= 0) return python(rest.slice(m), depth)
-  return python(wrapped(rest, flagsOf(['--rcfile', '--source', '--include', '--omit', '--data-file']))[0] ?? [], depth)
+  return python(wrapped(rest, flagsOf(['@COVERAGE']))[0] ?? [], depth)
 }
 
 /** `nx test api`, `nx run api:test`, `nx run-many -t test`, `nx affected --target=test`, `nx affected:test`: `nx <target>`. */

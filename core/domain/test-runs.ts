@@ -70,34 +70,20 @@ function analyze(command: string, depth: number): Analysis {
   const runs: TestCommand[] = []
   let pipedOrBackground = line.pipedOrBackground
   const n = line.commands.length
-  // The last list starts after the last ';' or '&'.
+  // The last list starts after the last ';' or '&'; its runs are decisive only when `&&` alone joins it.
   let lastList = 0
   for (let k = 0; k < n - 1; k++) if (line.links[k] === ';' || line.links[k] === '&') lastList = k + 1
+  const joined = line.links.slice(lastList, n - 1).every((l) => l === '&&')
+  // The last command that may fail: a failure says a run failed only when no such command follows it.
+  const loud = line.commands.findLastIndex((c) => c.negated || !NEVER_FAIL.has(commandName(c.words[0] ?? '')))
 
-  // Linear passes: whether the links before r (within the last list) and after r are all `&&`, and
-  // whether every command after r is one that never fails.
-  const andBefore: boolean[] = []
-  for (let r = 0, ok = true; r < n; r++) {
-    if (r > lastList && line.links[r - 1] !== '&&') ok = false
-    andBefore.push(ok)
-  }
-  const andAfter: boolean[] = new Array<boolean>(n).fill(true)
-  const quietAfter: boolean[] = new Array<boolean>(n).fill(true)
-  for (let r = n - 2; r >= 0; r--) {
-    const following = line.commands[r + 1]
-    andAfter[r] = line.links[r] === '&&' && (andAfter[r + 1] ?? true)
-    quietAfter[r] = following !== undefined && !following.negated && NEVER_FAIL.has(commandName(following.words[0] ?? '')) && (quietAfter[r + 1] ?? true)
-  }
-
-  for (let r = 0; r < n; r++) {
-    const cmd = line.commands[r]
-    if (cmd === undefined) continue
+  for (const [r, cmd] of line.commands.entries()) {
     const found = identify(cmd.words, depth)
     if (found.background) pipedOrBackground = true
     if (found.runner === undefined && found.inner === undefined) continue
-    const decisive = r >= lastList && andBefore[r] === true && andAfter[r] === true && !cmd.negated
+    const decisive = r >= lastList && joined && !cmd.negated
     const outerSucceeded: TestCommand['ifSucceeded'] = decisive ? 'passed' : 'unknown'
-    const outerFailed: TestCommand['ifFailed'] = decisive && quietAfter[r] === true ? 'failed' : 'unknown'
+    const outerFailed: TestCommand['ifFailed'] = decisive && r >= loud ? 'failed' : 'unknown'
     if (found.runner !== undefined) runs.push({ runner: found.runner, ifSucceeded: outerSucceeded, ifFailed: outerFailed })
     if (found.inner !== undefined && depth < MAX_DEPTH) {
       const inner = analyze(found.inner, depth + 1)
@@ -112,6 +98,5 @@ function analyze(command: string, depth: number): Analysis {
     }
   }
   // A piped or background run's exit status is not the run's (SPEC.md: result unknown).
-  if (pipedOrBackground) return { runs: runs.map((r) => ({ runner: r.runner, ifSucceeded: 'unknown', ifFailed: 'unknown' })), pipedOrBackground }
-  return { runs, pipedOrBackground }
+  return { runs: pipedOrBackground ? runs.map((r) => ({ runner: r.runner, ifSucceeded: 'unknown', ifFailed: 'unknown' })) : runs, pipedOrBackground }
 }

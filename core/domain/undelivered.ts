@@ -8,6 +8,7 @@
  */
 import { conversationIdOfText, type ConversationId } from './conversation/keys'
 import type { HandoffPayload } from './handoff'
+import { object } from './item'
 
 export const UNDELIVERED_PREFIX = 'undelivered:'
 /** A claim on an undelivered handoff: `undelivered-claim:<its key>:<time>:<random>` (the first one wins). */
@@ -48,23 +49,18 @@ export function parseUndeliveredKey(key: string): { venture: string; recordedAt:
  */
 export function sanitizeUndelivered(value: unknown, key: string): Undelivered | undefined {
   const named = parseUndeliveredKey(key)
-  if (named === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const o = value as Record<string, unknown>
+  const o = object(value) ?? {}
+  const q = object(o['payload']) ?? {}
   const id = typeof o['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
-  const recordedAt = o['recordedAt']
-  const p = o['payload']
-  if (id === undefined || recordedAt !== named.recordedAt || typeof p !== 'object' || p === null) return undefined
-  if ((p as Record<string, unknown>)['venture'] !== named.venture) return undefined
-  const q = p as Record<string, unknown>
+  if (named === undefined || id === undefined || o['recordedAt'] !== named.recordedAt || q['venture'] !== named.venture) return undefined
   const text = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).slice(0, MAX_FIELD) : undefined)
-  const [venture, did, changed, next] = [text('venture'), text('what_i_did'), text('what_changed'), text('whats_next')]
-  if (venture === undefined || did === undefined || changed === undefined || next === undefined) return undefined
+  const [did, changed, next, watch] = ['what_i_did', 'what_changed', 'whats_next', 'watch_out_for'].map(text)
+  if (did === undefined || changed === undefined || next === undefined) return undefined
   const links = Array.isArray(q['links']) ? q['links'].filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS).map((l) => l.slice(0, 2_000)) : []
-  const watch = text('watch_out_for')
   return {
     conversationId: id,
-    recordedAt,
-    payload: { venture, what_i_did: did, what_changed: changed, whats_next: next, links, ...(watch === undefined ? {} : { watch_out_for: watch }) },
+    recordedAt: named.recordedAt,
+    payload: { venture: named.venture.slice(0, MAX_FIELD), what_i_did: did, what_changed: changed, whats_next: next, links, ...(watch === undefined ? {} : { watch_out_for: watch }) },
   }
 }
 
@@ -79,12 +75,11 @@ export function deliveredLater(u: Undelivered): HandoffPayload {
  * less than 14 days (oldest first), drop the rest of the project's.
  */
 export function planUndelivered(now: number, keys: readonly string[], venture: string): { send: string[]; drop: string[] } {
-  const mine = keys
-    .map((key) => ({ key, parsed: parseUndeliveredKey(key) }))
-    .filter((k): k is { key: string; parsed: { venture: string; recordedAt: number } } => k.parsed?.venture === venture)
-    .sort((a, b) => a.parsed.recordedAt - b.parsed.recordedAt)
-  const fresh = mine.filter((k) => now - k.parsed.recordedAt <= UNDELIVERED_KEEP_MS && k.parsed.recordedAt - now <= UNDELIVERED_KEEP_MS)
-  const send = fresh.slice(-UNDELIVERED_PER_PROJECT).map((k) => k.key)
-  const sending = new Set(send)
-  return { send, drop: mine.map((k) => k.key).filter((k) => !sending.has(k)) }
+  const mine = keys.flatMap((key) => {
+    const parsed = parseUndeliveredKey(key)
+    return parsed?.venture === venture ? [{ key, at: parsed.recordedAt }] : []
+  })
+  mine.sort((a, b) => a.at - b.at)
+  const send = mine.filter((k) => Math.abs(now - k.at) <= UNDELIVERED_KEEP_MS).slice(-UNDELIVERED_PER_PROJECT).map((k) => k.key)
+  return { send, drop: mine.map((k) => k.key).filter((k) => !send.includes(k)) }
 }

@@ -64,13 +64,18 @@ export function recordKey(conversation: ConversationKey, loadTime: number, rando
   return `${RECORD_PREFIX}${conversation}:${loadTime}:${random}`
 }
 
+/** The `n` fields of `key` after `prefix`, split at `:`, when it has `n` and the last is a TOKEN. */
+function fields(key: string, prefix: string, n: number): string[] | undefined {
+  if (!key.startsWith(prefix)) return undefined
+  const f = key.slice(prefix.length).split(':')
+  return f.length === n && TOKEN.test(f[n - 1]!) ? f : undefined
+}
+
 export function parseRecordKey(key: string): { conversation: ConversationKey; loadTime: number; random: string } | undefined {
-  if (!key.startsWith(RECORD_PREFIX)) return undefined
-  const [conversation, loadTime, random, ...rest] = key.slice(RECORD_PREFIX.length).split(':')
-  const time = whole(loadTime)
-  if (rest.length > 0 || conversation === undefined || !HEX64.test(conversation) || time === undefined) return undefined
-  if (random === undefined || !TOKEN.test(random)) return undefined
-  return { conversation: conversation as ConversationKey, loadTime: time, random }
+  const f = fields(key, RECORD_PREFIX, 3)
+  const time = whole(f?.[1])
+  if (f === undefined || !HEX64.test(f[0]!) || time === undefined) return undefined
+  return { conversation: f[0] as ConversationKey, loadTime: time, random: f[2]! }
 }
 
 export function claimKey(conversation: ConversationKey, segment: number, time: number, random: string): string {
@@ -78,13 +83,11 @@ export function claimKey(conversation: ConversationKey, segment: number, time: n
 }
 
 export function parseClaimKey(key: string): { conversation: ConversationKey; segment: number; time: number; random: string } | undefined {
-  if (!key.startsWith(CLAIM_PREFIX)) return undefined
-  const [conversation, segment, time, random, ...rest] = key.slice(CLAIM_PREFIX.length).split(':')
-  const seg = whole(segment)
-  const t = whole(time)
-  if (rest.length > 0 || conversation === undefined || !HEX64.test(conversation)) return undefined
-  if (seg === undefined || t === undefined || random === undefined || !TOKEN.test(random)) return undefined
-  return { conversation: conversation as ConversationKey, segment: seg, time: t, random }
+  const f = fields(key, CLAIM_PREFIX, 4)
+  const seg = whole(f?.[1])
+  const t = whole(f?.[2])
+  if (f === undefined || !HEX64.test(f[0]!) || seg === undefined || t === undefined) return undefined
+  return { conversation: f[0] as ConversationKey, segment: seg, time: t, random: f[3]! }
 }
 
 export function briefKey(venture: string): string {
@@ -107,10 +110,8 @@ export function claimPrefix(conversation: ConversationKey, segment: number): str
  */
 export function firstClaim(keys: readonly string[], prefix: string, now: number): string | undefined {
   for (const key of keys) {
-    if (!key.startsWith(prefix)) continue
-    const [time, random, ...rest] = key.slice(prefix.length).split(':')
-    const at = whole(time)
-    if (at === undefined || random === undefined || !TOKEN.test(random) || rest.length > 0) continue
+    const at = whole(fields(key, prefix, 2)?.[0])
+    if (at === undefined) continue
     // Older than 30 s: left by a process that died mid-handoff. Dated well ahead of now: a clock or a
     // writer gone wrong; neither may hold the work.
     if (now - at > CLAIM_TTL_MS || at - now > CLAIM_TTL_MS) continue

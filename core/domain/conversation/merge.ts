@@ -31,29 +31,18 @@ export function mergeConversation(selfKey: string, self: ConversationRecord, sto
   const all = new Map(stored)
   all.set(selfKey, self)
   const cursors: Record<string, number> = {}
-  let segment = 0
-  let briefAt = 0
+  const top = { segment: 0, briefAt: 0, recapAt: 0, recapDoneAt: 0, openedAt: 0, closedAt: 0 }
   let othersBriefSavedAt = 0
-  let recapAt = 0
-  let recapDoneAt = 0
-  let openedAt = 0
-  let closedAt = 0
   let status: ConversationView['status']
   let active: ConversationView['active']
   const allowed = new Set<string>()
   const sessions = new Set<string>()
-  const heads = headsOf(all)
   for (const [key, r] of all) {
-    for (const [k, v] of Object.entries(r.cursors)) cursors[k] = Math.max(cursors[k] ?? 0, v)
-    segment = Math.max(segment, r.segment)
-    briefAt = Math.max(briefAt, r.briefAt)
+    raised(cursors, r.cursors)
+    for (const f of HIGHEST) top[f] = Math.max(top[f], r[f])
     if (key !== selfKey && r.briefAt > 0) othersBriefSavedAt = Math.max(othersBriefSavedAt, r.savedAt)
-    recapAt = Math.max(recapAt, r.recapAt)
-    recapDoneAt = Math.max(recapDoneAt, r.recapDoneAt)
-    openedAt = Math.max(openedAt, r.openedAt)
-    closedAt = Math.max(closedAt, r.closedAt)
-    if (r.status !== undefined && (status === undefined || r.status.at > status.at)) status = r.status
-    if (r.active !== undefined && (active === undefined || r.active.at > active.at)) active = r.active
+    status = newer(status, r.status)
+    active = newer(active, r.active)
     for (const a of r.allowed) allowed.add(a)
     for (const s of r.sessions) sessions.add(s)
   }
@@ -69,46 +58,57 @@ export function mergeConversation(selfKey: string, self: ConversationRecord, sto
       seen.add(id)
       pending.push({ record: key, entry })
     }
-    if (r.notes !== undefined && r.notes.n > (cursors[r.notes.from ?? key] ?? 0) && (notes === undefined || r.notes.at > notes.at)) notes = r.notes
+    if (r.notes !== undefined && r.notes.n > (cursors[r.notes.from ?? key] ?? 0)) notes = newer(notes, r.notes)
   }
   pending.sort((a, b) => a.entry.at - b.entry.at || a.entry.n - b.entry.n)
   const id = idOf(all)
   return {
     ...(id === undefined ? {} : { conversationId: id.id }),
     idSince: id?.since ?? 0,
-    segment,
+    ...top,
     cursors,
-    heads,
+    heads: headsOf(all),
     pending,
     work: workOf(pending.map((p) => p.entry.work)),
     ...(notes === undefined ? {} : { notes: notes.text }),
     allowed: [...allowed],
-    briefAt,
     othersBriefSavedAt,
-    recapPending: recapAt > recapDoneAt,
-    recapAt,
-    recapDoneAt,
-    sessionOpen: openedAt > closedAt,
-    openedAt,
-    closedAt,
+    recapPending: top.recapAt > top.recapDoneAt,
+    sessionOpen: top.openedAt > top.closedAt,
     ...(status === undefined ? {} : { status }),
     sessions: [...sessions],
     ...(active === undefined ? {} : { active }),
   }
 }
 
+/** The numbers that merge by the highest: the segment, and times (epoch ms). */
+const HIGHEST = ['segment', 'briefAt', 'recapAt', 'recapDoneAt', 'openedAt', 'closedAt'] as const
+
+/** `b` when it is newer (`at`, epoch ms) than `a` or `a` is undefined; else `a`. */
+function newer<T extends { readonly at: number }>(a: T | undefined, b: T | undefined): T | undefined {
+  return b !== undefined && (a === undefined || b.at > a.at) ? b : a
+}
+
 /** Per numbering record, the highest number the records hold (see ConversationView.heads). */
 function headsOf(all: ReadonlyMap<string, ConversationRecord>): Record<string, number> {
   const heads: Record<string, number> = {}
-  const raise = (key: string, n: number) => {
-    heads[key] = Math.max(heads[key] ?? 0, n)
-  }
   for (const [key, r] of all) {
-    raise(key, r.seq)
-    for (const e of r.entries) if (e.from !== undefined) raise(e.from, e.n)
-    if (r.notes?.from !== undefined) raise(r.notes.from, r.notes.n)
+    raise(heads, key, r.seq)
+    for (const e of r.entries) if (e.from !== undefined) raise(heads, e.from, e.n)
+    if (r.notes?.from !== undefined) raise(heads, r.notes.from, r.notes.n)
   }
   return heads
+}
+
+/** `into[key]` raised to `n` where `n` is higher. */
+function raise(into: Record<string, number>, key: string, n: number): void {
+  into[key] = Math.max(into[key] ?? 0, n)
+}
+
+/** `into` with each of `numbers` raised to, where higher: `into` itself. */
+function raised(into: Record<string, number>, numbers: Readonly<Record<string, number>>): Record<string, number> {
+  for (const [key, n] of Object.entries(numbers)) raise(into, key, n)
+  return into
 }
 
 /**
@@ -178,14 +178,7 @@ export function markHandedOff(
   closeSession: boolean,
   sent?: ConversationView,
 ): ConversationRecord {
-  const cursors: Record<string, number> = { ...view.cursors }
-  let heads = sent?.heads
-  if (heads === undefined) {
-    const all = new Map(records)
-    all.set(selfKey, self)
-    heads = headsOf(all)
-  }
-  for (const [key, head] of Object.entries(heads)) cursors[key] = Math.max(cursors[key] ?? 0, head)
+  const cursors = raised({ ...view.cursors }, sent?.heads ?? headsOf(new Map(records).set(selfKey, self)))
   // Only what is still pending stays in this record (handed-off work or notes would never count again).
   const merged = keptAfterHandoff(absorb(self, { ...view, cursors }, at), selfKey, cursors)
   return {
@@ -199,16 +192,15 @@ export function markHandedOff(
 
 /** Only the caller's own work counts as handed off, and leaves the record (the store refused its claim: SPEC.md, Limits). */
 export function markOwnHandedOff(self: ConversationRecord, selfKey: string, at: number): ConversationRecord {
-  const cursors: Record<string, number> = { ...self.cursors }
-  for (const [key, head] of Object.entries(headsOf(new Map([[selfKey, self]])))) cursors[key] = Math.max(cursors[key] ?? 0, head)
+  const cursors = raised({ ...self.cursors }, headsOf(new Map([[selfKey, self]])))
   return { ...keptAfterHandoff({ ...self, cursors }, selfKey), segment: self.segment + 1, closedAt: Math.max(at, self.openedAt + 1) }
 }
 
 /** The caller's own work not yet handed off (its entries, folded copies included, and notes). */
 export function ownWork(self: ConversationRecord, selfKey: string): { work: Work; notes?: string } {
-  const pending = (n: number, from: string | undefined) => n > (self.cursors[from ?? selfKey] ?? 0)
-  const work = workOf(self.entries.filter((e) => pending(e.n, e.from)).map((e) => e.work))
-  return self.notes !== undefined && pending(self.notes.n, self.notes.from) ? { work, notes: self.notes.text } : { work }
+  const { entries, notes } = keptAfterHandoff(self, selfKey)
+  const work = workOf(entries.map((e) => e.work))
+  return notes === undefined ? { work } : { work, notes: notes.text }
 }
 
 /**
@@ -222,15 +214,16 @@ export function fold(self: ConversationRecord, otherKey: string, other: Conversa
   const entries = [...self.entries]
   for (const entry of other.entries) {
     const from = entry.from ?? otherKey
-    if (entry.n <= (view.cursors[from] ?? 0) || held.has(`${from}#${entry.n}`)) continue
-    held.add(`${from}#${entry.n}`)
-    entries.push({ n: entry.n, at: entry.at, work: entry.work, from })
+    const id = `${from}#${entry.n}`
+    if (entry.n <= (view.cursors[from] ?? 0) || held.has(id)) continue
+    held.add(id)
+    entries.push({ ...entry, from })
   }
   let notes = self.notes
   const theirs = other.notes
   if (theirs !== undefined) {
     const from = theirs.from ?? otherKey
-    if (theirs.n > (view.cursors[from] ?? 0) && (notes === undefined || theirs.at > notes.at)) notes = { n: theirs.n, at: theirs.at, text: theirs.text, from }
+    if (theirs.n > (view.cursors[from] ?? 0)) notes = newer(notes, { ...theirs, from })
   }
   return { ...self, entries: entries.slice(-MAX_ENTRIES), ...(notes === undefined ? {} : { notes }) }
 }
