@@ -68,7 +68,8 @@ const FENCED = /(?<![^\n])((?:[ \t]|>|[-*+][ \t]|\d{1,9}[.)][ \t])*)(?=((`|~)\3{
 
 /** Fenced code blocks, also unterminated ones → `[code omitted]`. */
 export function omitCodeBlocks(text: string): string {
-  return text.replace(FENCED, (_, lead: string) => lead + CODE_OMITTED)
+  // Most answers hold no fence: those are not read at all.
+  return text.includes('```') || text.includes('~~~') ? text.replace(FENCED, (_, lead: string) => lead + CODE_OMITTED) : text
 }
 
 /**
