@@ -185,11 +185,6 @@ const NEAR_MISSES: readonly (readonly [string, string])[] = [
   ['a time', 'at 10:30 the build ran'],
   ['a flag named in prose', 'Use --token to sign in, or pass --api-key once.'],
   ['a type in inline code', 'The config gains `apiKey: string` and `"token": null`.'],
-  ['a sentence headed Authorization', 'Authorization: done.'],
-  ['…and one that goes on', 'Authorization: now checked in middleware.'],
-  ['…Proxy-Authorization too', 'Proxy-Authorization: stripped at the edge.'],
-  ['a variable after the scheme', 'Authorization: Bearer $TOKEN'],
-  ['…in braces', 'curl -H "Authorization: Bearer ${API_TOKEN}" https://api.example.com'],
   ['a command substitution as the value', 'export GITHUB_TOKEN=$(gh auth token)'],
 ]
 
@@ -199,11 +194,14 @@ describe('near misses stay as written', () => {
     expect(cleanNotes(text)).toBe(text)
   })
 
-  test('Authorization without a scheme word: a token that looks like one still goes', () => {
-    expect(redactSecrets(`Authorization: ${fill(10)}`)).toBe(`Authorization: ${REDACTED}`) // a digit
-    expect(redactSecrets('Authorization: abcdefghijklmnopqr')).toBe(`Authorization: ${REDACTED}`) // 16 or more
-    expect(redactSecrets('Authorization: "hunter"')).toBe(`Authorization: ${REDACTED}`)
-    expect(redactSecrets('Authorization: Basic dXNlcjpwYXNz')).toBe(`Authorization: Basic ${REDACTED}`) // a scheme: any token
+  test('a command substitution in quotes is judged as any value: what it holds may be the secret', () => {
+    expect(redactSecrets(`PASSWORD="$(echo hunter2)" ./run.sh`)).toBe(`PASSWORD="${REDACTED}" ./run.sh`)
+    expect(redactSecrets(`ACCESS_TOKEN="$(curl -s -d 'client_secret=hunter2' https://x/token)"`)).toBe(`ACCESS_TOKEN="${REDACTED}"`)
+  })
+
+  test('a label secret only by a part of its name, at its line start, goes even as a word (YAML, compose files)', () => {
+    expect(redactSecrets('database:\n  user: app\n  pass: changeme')).toBe(`database:\n  user: app\n  pass: ${REDACTED}`)
+    expect(redactSecrets('    DB_PASS: postgres')).toBe(`    DB_PASS: ${REDACTED}`)
   })
 
   test('a token written with an invisible character inside (soft hyphen, zero-width space) is read whole', () => {

@@ -87,7 +87,7 @@ const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
  *   flag      --password hunter2, --token "…"
  */
 const SETTINGS =
-  'plain: secret; spaced: secret, quoted endsLine credential; label: secret, quoted endsLine credential, strong startsLine, strong notWord; json: secret; ' +
+  'plain: secret; spaced: secret, quoted endsLine credential; label: secret, quoted endsLine credential, strong startsLine; json: secret; ' +
   'quotedEq: secret, quoted credential; bold: secret, quoted credential; code: secret, credential; nested: secret, credential; flag: secret, notWord'
 
 /** SETTINGS read: per form, its conditions, each a list of facts. */
@@ -97,9 +97,13 @@ const VERDICTS = new Map(SETTINGS.split('; ').map((row) => [row.slice(0, row.ind
 const SECRET_WORDS = /key|secret|token|password|passwd|passphrase|credential/i
 /** …or when one of its parts (split at `_`, `-`, `.` and camelCase) is one of these; PWD and OLDPWD hold a directory. */
 const SECRET_PARTS = new Set(['pass', 'pwd', 'pw', 'auth', 'authorization'])
-/** Values that are never a secret: flags, nothing, placeholders, type names, a reference to another variable, a command's output (`$(gh auth token)`). */
+/**
+ * Values that are never a secret: flags, nothing, placeholders, type names, a reference to another variable, a
+ * command's output unquoted (`TOKEN=$(gh auth token)`: the value read is `$(gh`; a quoted `"$(… secret …)"` is judged
+ * as any value).
+ */
 const HARMLESS =
-  /^(?:|true|false|yes|no|on|off|null|nil|none|undefined|value|values|val|string|str|number|int|integer|boolean|bool|object|any|unknown|\.{3}|…|x{3,}|\*{3,}|\[redacted\]|\$\w+|\$\{\w+\}|\$\{\{[^}]*\}\}|\$\(.*|%\w+%)$/i
+  /^(?:|true|false|yes|no|on|off|null|nil|none|undefined|value|values|val|string|str|number|int|integer|boolean|bool|object|any|unknown|\.{3}|…|x{3,}|\*{3,}|\[redacted\]|\$\w+|\$\{\w+\}|\$\{\{[^}]*\}\}|\$\(\S*|%\w+%)$/i
 /** The last word of a name that holds a credential (`X-API-Key`, `apiKey`, `X-Auth-Token`; not `tokenizer`, `secretName`). */
 const CREDENTIAL_NAME_END = new Set(['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials'])
 
@@ -171,16 +175,14 @@ const READERS: readonly (readonly [string, RegExp, number, number?, string?, Cha
     // `Authorization: <scheme> <credentials>` (RFC 9110 §11.6.2; Proxy-Authorization too): the scheme word stays (a
     // registered or common one, or any word of letters and hyphens before a credential with a digit); the
     // credentials go: a token, a quoted string, or `name=value` parameters and the comma-separated ones after
-    // them (`Token token="…"`, `Credential=…, Signature=…`). Without a scheme word the token must look like one (a
-    // digit, or 16 characters): `Authorization: done.` is prose. They are never a secret label (`Authorization:
-    // token: …`, a setting of its own), a bold marker standing alone, nor a variable's reference (`$TOKEN`,
-    // `${API_TOKEN}`); a token starting with `-`, `_` or `*` (base64url) is one, whatever follows it.
+    // them (`Token token="…"`, `Credential=…, Signature=…`). They are never a secret label (`Authorization:
+    // token: …`, a setting of its own) nor a bold marker standing alone; a token starting with `-`, `_` or `*`
+    // (base64url) is one, whatever follows it.
     new RegExp(
       `(?<=\\bauthorization(?:\\*\\*|__)?["']?[ \\t]*)[:=](?:[ \\t]*(?:\\*\\*|__))?[ \\t]*["']?(((?:(?:[A-Za-z0-9]{1,16}-)?HMAC-SHA[0-9]{1,3}|Bearer|Basic|Token|` +
         'Digest|Bot|Negotiate|NTLM|HOBA|Mutual|OAuth|SCRAM-SHA-1|SCRAM-SHA-256|vapid|ApiKey|Api-Key|Key|SSWS|Splunk|DeepL-Auth-Key|GoogleLogin|SharedKey|' +
-        `SharedKeyLite|Signature|JWT|MAC|Klaviyo-API-Key|Zoho-oauthtoken|GenieKey)[ \\t]+(?=[^\\s'\`])|[A-Za-z][A-Za-z-]{1,31}[ \\t]+(?=[^\\s"'\`,;]{0,256}\\d)|` +
-        `(?=[^\\s"'\`,;]{0,256}\\d|[^\\s"'\`,;]{16}|"|[A-Za-z][\\w-]{0,63}=|[-_*]))` +
-        `(?![A-Za-z_-]{0,64}(?:key|token|secret|pass|auth)[\\w.-]{0,64}:[ \\t]|(?:\\*\\*|__)(?:[ \\t]|$)|\\$[\\w{])` +
+        `SharedKeyLite|Signature|JWT|MAC|Klaviyo-API-Key|Zoho-oauthtoken|GenieKey)[ \\t]+(?=[^\\s'\`])|[A-Za-z][A-Za-z-]{1,31}[ \\t]+(?=[^\\s"'\`,;]{0,256}\\d))?` +
+        `(?![A-Za-z_-]{0,64}(?:key|token|secret|pass|auth)[\\w.-]{0,64}:[ \\t]|(?:\\*\\*|__)(?:[ \\t]|$))` +
         `(?:${AUTH_PARAM}|"[^"\\n]{1,1024}"|[^\\s"'\`,;]+)(?:[ \\t]*,[ \\t]*${AUTH_PARAM})*)`,
       'iy',
     ),
