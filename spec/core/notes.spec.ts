@@ -8,7 +8,9 @@ import {
   cleanSubject,
   CUT_MARK,
   isSecretName,
+  KEY_PIECE,
   omitCodeBlocks,
+  redactAccessKey,
   NOTES_INPUT,
   NOTES_LIMIT,
   redactSecrets,
@@ -238,6 +240,29 @@ describe('near misses stay as written', () => {
 })
 
 describe("the user's access key", () => {
+  test('any piece of the key, at any offset and in any case, goes; a text holding no piece stays as it is', () => {
+    const unit = fc.constantFrom(...'abcXYZ019_-.~!'.split(''))
+    fc.assert(
+      fc.property(
+        fc.string({ unit, minLength: 8, maxLength: 60 }).filter((k) => k.trim() === k),
+        fc.string({ unit: fc.constantFrom(' ', 'q', 'w', '\n', '#'), maxLength: 30 }),
+        fc.nat(),
+        fc.boolean(),
+        (key, around, at, upper) => {
+          const n = Math.min(KEY_PIECE, key.length)
+          const o = at % (key.length - n + 1)
+          const piece = key.slice(o, o + n)
+          const text = `${around}${upper ? piece.toUpperCase() : piece}${around}`
+          const out = redactAccessKey(text, key)
+          expect(out).toContain(REDACTED)
+          expect(out.toLowerCase()).not.toContain(piece.toLowerCase())
+          expect(redactAccessKey(around, key)).toBe(around)
+        },
+      ),
+      { numRuns: 2000 },
+    )
+  })
+
   const key = 'hark_Zq81xYv0Lm4k'
 
   test('is redacted wherever it appears, also inside other text', () => {

@@ -3,8 +3,9 @@
  * the Authorization header of the requests to Hark). Not a pattern: the key itself, and any piece of it
  * KEY_PIECE characters long, in any case of its letters, glued to anything. So a key split across lines, cut
  * off by a length cap or written in capitals leaves no piece long enough to matter; a key shorter than
- * KEY_PIECE is matched whole. Pure, total and linear: each window of the text is hashed as it moves (a rolling
- * hash), and only a window whose hash a piece has is compared.
+ * KEY_PIECE is matched whole. Pure, total and linear: a text holding none of the key's half-piece blocks is left
+ * as it is (a few `includes`); otherwise each window of the text is hashed as it moves (a rolling hash), and only a
+ * window whose hash a piece has is compared.
  */
 import { REDACTED } from '../markers'
 import { fold } from './tokens'
@@ -27,8 +28,9 @@ function windows(s: string, n: number, visit: (i: number, hash: number) => void)
 /** `text` with every run of it holding a piece of the key (touching and overlapping pieces as one) as `[redacted]`. */
 export function redactAccessKey(text: string, accessKey: string | undefined): string {
   if (typeof text !== 'string' || typeof accessKey !== 'string' || accessKey.trim().length < MIN_ACCESS_KEY_LENGTH) return text
-  const { n, pieces, hashes } = keyPieces(accessKey)
+  const { n, pieces, hashes, blocks } = keyPieces(accessKey)
   const lower = fold(text)
+  if (!blocks.some((b) => lower.includes(b))) return text
   let out = '' // the text before `end`, pieces redacted
   let end = -1 // the run of pieces being found ends here
   windows(lower, n, (i, h) => {
@@ -39,7 +41,7 @@ export function redactAccessKey(text: string, accessKey: string | undefined): st
   return end < 0 ? text : out + text.slice(end)
 }
 
-let last: { readonly key: string; readonly n: number; readonly pieces: Set<string>; readonly hashes: Uint8Array } | undefined
+let last: { readonly key: string; readonly n: number; readonly pieces: Set<string>; readonly hashes: Uint8Array; readonly blocks: readonly string[] } | undefined
 /** The key's pieces and their hashes (low 12 bits), kept for the last key asked: a process has one. */
 function keyPieces(accessKey: string): NonNullable<typeof last> {
   if (last?.key === accessKey) return last
@@ -51,5 +53,10 @@ function keyPieces(accessKey: string): NonNullable<typeof last> {
     pieces.add(key.slice(i, i + n))
     hashes[h & 4095] = 1
   })
-  return (last = { key: accessKey, n, pieces, hashes })
+  // The key cut into blocks of half a piece, at every multiple of that length: a piece [o, o + n) holds the block
+  // starting at the first multiple from o (it ends by o + 2·⌊n/2⌋ − 1 < o + n), so a text holding none of the blocks
+  // holds no piece, and is not hashed at all.
+  const b = Math.floor(n / 2)
+  const blocks = Array.from({ length: Math.floor(key.length / b) }, (_, k) => key.slice(k * b, k * b + b))
+  return (last = { key: accessKey, n, pieces, hashes, blocks })
 }
