@@ -18,6 +18,19 @@ function* nodes(tree) {
   }
 }
 
+/** `text` with each edit [start, end, replacement] made (none overlapping); throws if the result is no module. */
+function edited(text, edits) {
+  let out = ''
+  let at = 0
+  for (const [start, end, by] of edits.sort((a, b) => a[0] - b[0])) {
+    out += text.slice(at, start) + by
+    at = end
+  }
+  out += text.slice(at)
+  parse(out, { ecmaVersion: 'latest', sourceType: 'module' })
+  return out
+}
+
 const WORDS = { 'void 0': 'undefined', '!0': 'true', '!1': 'false' }
 const wordChar = /[\w$]/
 
@@ -46,15 +59,7 @@ export function wordsForLiterals(text, file) {
     const after = wordChar.test(text[node.end] ?? '') ? ' ' : ''
     edits.push([node.start, node.end, `${before}${word}${after}`])
   }
-  let out = ''
-  let at = 0
-  for (const [start, end, by] of edits.sort((a, b) => a[0] - b[0])) {
-    out += text.slice(at, start) + by
-    at = end
-  }
-  out += text.slice(at)
-  parse(out, { ecmaVersion: 'latest', sourceType: 'module' }) // throws if a rewrite broke the syntax
-  return out
+  return edited(text, edits)
 }
 
 /**
@@ -88,13 +93,5 @@ export function fieldsInOneAssign(text) {
     const fields = stores.map((a) => (a.left.property.name === a.right.name ? a.right.name : `${a.left.property.name}:${a.right.name}`))
     edits.push([statements[0].start, statements.at(-1).end, `Object.assign(this,{${fields.join(',')}});`])
   }
-  let out = ''
-  let at = 0
-  for (const [start, end, by] of edits.sort((a, b) => a[0] - b[0])) {
-    out += text.slice(at, start) + by
-    at = end
-  }
-  out += text.slice(at)
-  parse(out, { ecmaVersion: 'latest', sourceType: 'module' }) // throws if a rewrite broke the syntax
-  return out
+  return edited(text, edits)
 }

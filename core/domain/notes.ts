@@ -83,15 +83,20 @@ export function capText(text: string, limit: number): string {
   if (limit < CUT_MARK.length) return ''
   let cut = limit - CUT_MARK.length
   // Two ASCII characters always have a grapheme boundary between them (no CR is left to pair with LF).
-  const g = cut > 0 && (text.charCodeAt(cut) > 127 || text.charCodeAt(cut - 1) > 127) ? (graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text).containing(cut - 1) : undefined
-  if (g !== undefined && g.index + g.segment.length > cut) cut = g.index
+  if (cut > 0 && (text.charCodeAt(cut) > 127 || text.charCodeAt(cut - 1) > 127)) {
+    graphemes ??= typeof Intl === 'object' && typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null
+    const g = graphemes?.segment(text).containing(cut - 1)
+    if (g !== undefined && g.index + g.segment.length > cut) cut = g.index
+    // Without a Segmenter (a runtime built without it), at least no surrogate pair is split.
+    else if (graphemes === null && /[\ud800-\udbff]/.test(text[cut - 1] ?? '')) cut -= 1
+  }
   for (const marker of [REDACTED, CODE_OMITTED]) {
     const start = text.lastIndexOf('[', cut - 1)
     if (start >= 0 && start + marker.length > cut && text.startsWith(marker, start)) cut = start
   }
   return text.slice(0, cut).trimEnd() + CUT_MARK
 }
-let graphemes: Intl.Segmenter | undefined
+let graphemes: Intl.Segmenter | null | undefined
 
 /**
  * Terminal escape sequences, in their 7-bit and C1 forms: strings (OSC, DCS, SOS, PM, APC: `ESC ]8;;url`)

@@ -1,17 +1,16 @@
 // What another process's handoff covered leaves every record that saves after it, the notes too (docs/SPEC.md,
 // What it stores, Who reads it: the store file may be readable by other accounts).
 import { describe, expect, test } from 'vitest'
-import { ConversationState } from '../../core/application/conversation-state'
-import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
-import { LATE_WRITE_MS, StoreCalls, StoreHealth } from '../../core/application/store-calls'
+import { LATE_WRITE_MS } from '../../core/application/store-calls'
 import { recordKey } from '../../core/domain/conversation/keys'
-import { markHandedOff, mergeConversation } from '../../core/domain/conversation/merge'
-import { addEntry, newRecord, setNotes, type ConversationRecord } from '../../core/domain/conversation/record'
+import { markHandedOff } from '../../core/domain/conversation/merge'
+import { addEntry, setNotes, type ConversationRecord } from '../../core/domain/conversation/record'
 import { sanitizeRecord } from '../../core/domain/conversation/sanitize'
 import type { Clock } from '../../core/ports/clock.port'
 import type { Host } from '../../core/ports/host.port'
 import type { KeyValueStore } from '../../core/ports/store.port'
-import { CONV, file, ID1, settle } from '../support'
+import { CONV, file, settle } from '../support'
+import { oneProcess } from './one-process'
 
 const NOW = 1_000_000
 const KEY_A = recordKey(CONV, NOW, 'aaaa')
@@ -37,12 +36,7 @@ function proc(data: Map<string, unknown>, key: string, holdFirst: { on: boolean 
   const never = (signal?: AbortSignal) => new Promise<void>((done) => signal?.addEventListener('abort', () => done()))
   const clock: Clock = { now: async () => NOW + 10, sleep: async (ms, signal) => (ms === LATE_WRITE_MS ? never(signal) : undefined) }
   const host: Host = { status: () => undefined, log: () => undefined, ask: async () => 'Allow', registerCommand: async () => undefined, refreshContext: () => undefined }
-  const conversation = new ConversationState()
-  const record = newRecord(ID1)
-  conversation.begin({ key: CONV, recordKey: key, sessionId: 'S1' }, record, mergeConversation(key, record, new Map()))
-  const calls = new StoreCalls(store, clock, host, new StoreHealth())
-  const entropy = { randomHex: (n: number) => 'c'.repeat(n), sha256: async () => CONV }
-  const records = new RecordRepository(calls, clock, entropy, host, new SaveQueue(), conversation)
+  const { conversation, records } = oneProcess(store, clock, host, key)
   return { records, conversation, land: () => held.splice(0).forEach((h) => h()) }
 }
 

@@ -6,16 +6,14 @@
 import { describe, expect, test } from 'vitest'
 import { BriefCache } from '../../core/application/brief-cache'
 import { Claims, HeldClaims } from '../../core/application/claims'
-import { ConversationState } from '../../core/application/conversation-state'
-import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
-import { LATE_WRITE_MS, StoreCalls, StoreHealth } from '../../core/application/store-calls'
+import { LATE_WRITE_MS } from '../../core/application/store-calls'
 import { recordKey } from '../../core/domain/conversation/keys'
-import { mergeConversation } from '../../core/domain/conversation/merge'
 import { addEntry, newRecord } from '../../core/domain/conversation/record'
 import type { Clock } from '../../core/ports/clock.port'
 import type { Host } from '../../core/ports/host.port'
 import type { KeyValueStore } from '../../core/ports/store.port'
-import { CONV, file, ID1, settle } from '../support'
+import { CONV, file, settle } from '../support'
+import { oneProcess } from './one-process'
 
 const NOW = 1_000_000
 const KEY = recordKey(CONV, NOW, 'aaaa')
@@ -42,12 +40,7 @@ function world(hold: RegExp, refusing = false, lateRunsOut = false) {
   const clock: Clock = { now: async () => NOW, sleep: async (ms, signal) => (ms === LATE_WRITE_MS && !lateRunsOut ? never(signal) : undefined) }
   const logs: string[] = []
   const host: Host = { status: () => undefined, log: (line) => void logs.push(line), ask: async () => 'Allow', registerCommand: async () => undefined, refreshContext: () => undefined }
-  const conversation = new ConversationState()
-  const record = newRecord(ID1)
-  conversation.begin({ key: CONV, recordKey: KEY, sessionId: 'S1' }, record, mergeConversation(KEY, record, new Map()))
-  const calls = new StoreCalls(store, clock, host, new StoreHealth())
-  const entropy = { randomHex: (n: number) => 'c'.repeat(n), sha256: async () => CONV }
-  const records = new RecordRepository(calls, clock, entropy, host, new SaveQueue(), conversation)
+  const { conversation, calls, entropy, records } = oneProcess(store, clock, host, KEY)
   const claims = new Claims(calls, clock, entropy, conversation, new HeldClaims())
   return {
     data,

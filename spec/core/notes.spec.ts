@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { timedBest } from '../support'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import {
   capText,
   CODE_OMITTED,
@@ -762,4 +762,25 @@ test('a name secret only by a part is a setting at the start of a line, prose af
   for (const text of ['pass: hunter2x9', '  - pass: hunter2x9', '**Pass:** hunter2x9', 'DB_PASS: hunter2x9', 'The password: hunter2x9']) {
     expect(cleanNotes(text, undefined)).not.toContain('hunter2x9')
   }
+})
+
+describe('the cap where the runtime has no Intl.Segmenter', () => {
+  test('still never splits a surrogate pair nor passes the limit', async () => {
+    const segmenter = Intl.Segmenter
+    vi.resetModules()
+    try {
+      ;(Intl as { Segmenter?: unknown }).Segmenter = undefined
+      const { capText: cap } = await import('../../core/domain/notes')
+      for (let pad = 0; pad < 4; pad++) {
+        const out = cap('p'.repeat(pad) + '😀'.repeat(400), 501)
+        expect(LONE_SURROGATE.test(out)).toBe(false)
+        expect(out.length).toBeLessThanOrEqual(501)
+        expect(out.endsWith(CUT_MARK)).toBe(true)
+        expect(out.length).toBeGreaterThan(495)
+      }
+    } finally {
+      ;(Intl as { Segmenter?: unknown }).Segmenter = segmenter
+      vi.resetModules()
+    }
+  })
 })
