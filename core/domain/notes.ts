@@ -90,10 +90,10 @@ export function capText(text: string, limit: number): string {
     // Without a Segmenter (a runtime built without it), at least no surrogate pair is split.
     else if (graphemes === null && /[\ud800-\udbff]/.test(text[cut - 1] ?? '')) cut -= 1
   }
-  for (const marker of [REDACTED, CODE_OMITTED]) {
-    const start = text.lastIndexOf('[', cut - 1)
-    if (start >= 0 && start + marker.length > cut && text.startsWith(marker, start)) cut = start
-  }
+  // A marker holds no `[` but its first: only the last `[` before the cut can open one the cut would split (none
+  // before it means the text does not start with `[`, so `startsWith` at -1, read as 0, finds no marker).
+  const open = text.lastIndexOf('[', cut - 1)
+  if ([REDACTED, CODE_OMITTED].some((marker) => open + marker.length > cut && text.startsWith(marker, open))) cut = open
   return text.slice(0, cut).trimEnd() + CUT_MARK
 }
 let graphemes: Intl.Segmenter | null | undefined

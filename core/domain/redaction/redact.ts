@@ -66,7 +66,7 @@ const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
   quoted: (c) => c.quoted,
   endsLine: (c) => /^[\s`'".,;)\]}]*?(?:\n|#|\/\/|$)/.test(c.text.slice(c.end, c.end + 256)),
   // A sentence's punctuation after the value (`the api_key = 3f2a…, which`) is not part of what is judged.
-  credential: (c) => CREDENTIAL_NAME_END.has(nameParts(c.name).at(-1) ?? '') && looksLikeCredential(c.value.length < 256 ? c.value.replace(/[,.;:)\]}[]{1,3}$/, '') : c.value),
+  credential: (c) => CREDENTIAL_NAME_END.has(nameParts(c.name).at(-1) as string) && looksLikeCredential(c.value.length < 256 ? c.value.replace(/[,.;:)\]}[]{1,3}$/, '') : c.value),
   strong: (c) => SECRET_WORDS.test(c.name),
   startsLine: (c) => /(?:^|\n)[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(c.text.slice(Math.max(0, c.start - 64), c.start)),
   notWord: (c) => c.quoted || !/^\p{L}+[.,;:!?)]*$/u.test(c.value),
@@ -135,9 +135,15 @@ const PARTS = new Map<string, readonly string[]>()
  */
 function looksLikeCredential(value: string): boolean {
   const head = value.slice(0, ENTROPY_LIMIT)
-  if (value.length < 16 || !/^(?=.*\d)(?=.*[A-Za-z])[\w\-.~+/=]+$/.test(head) || /^(?:\.{0,2}\/|~\/|v?\d+(?:\.\d+)+)/.test(head)) return false
-  const words = head.split(/[-._~+/=]+/).filter((part) => /^[A-Za-z]{4,}$/.test(part) && !/^[0-9A-Fa-f]+$/.test(part))
-  return !/\.[A-Za-z]{1,5}$/.test(value.slice(-6)) && entropy(head, 0, head.length) >= 3 && words.length < 2
+  return (
+    value.length >= 16 &&
+    /^(?=.*\d)(?=.*[A-Za-z])[\w\-.~+/=]+$/.test(head) &&
+    !/^(?:\.{0,2}\/|~\/|v?\d+(?:\.\d+)+)/.test(head) &&
+    !/\.[A-Za-z]{1,5}$/.test(value.slice(-6)) &&
+    entropy(head, 0, ENTROPY_LIMIT) >= 3 &&
+    // the words: four or more letters, not all of them hex digits
+    head.split(/[-._~+/=]+/).filter((part) => /^(?![0-9A-Fa-f]+$)[A-Za-z]{4,}$/.test(part)).length < 2
+  )
 }
 
 /** What ends an unquoted value, per kind of setting (docs/handoff.md, Secret settings): white space, and these. */
@@ -149,15 +155,18 @@ const VALUE = {
 }
 const NAME = '-{0,2}[A-Za-z_][\\w.-]*'
 /**
- * A setting's separator and, behind it, its name: `name`, `"name"`, `'name'` or `**name**`, then blanks; a name
- * not right after a letter, digit, `_`, `.`, `$` or `-` (so `$env:` and `x.y` are no names).
- * Groups: 1 and 2 a quoted name, 3 a plain one, 4 its bold marker, 5 the blanks before, 6 the separator, 7 after.
+ * A setting's separator and, behind it, its name: `name`, `"name"`, `'name'`, `**name**` or `__name__` (bold as
+ * `**name**` is; a `**` after it changes nothing), then blanks; a name not right after a letter, digit, `_`, `.`, `$`
+ * or `-` (so `$env:` and `x.y` are no names).
+ * Groups: 1 and 2 a quoted name, 3 and 5 a plain one, 4 and 6 its bold marker, 7 the blanks before, 8 the separator,
+ * 9 after.
  */
-const SETTING = new RegExp(`(?<=(?<![\\w.$-])(?:"(${NAME})"|'(${NAME})'|(${NAME})(\\*\\*)?)([ \\t]*))(:=|=(?!=)|:(?!//))([ \\t]*)`, 'y')
-/** A quoted value; a value in backticks, taken only when of a token's alphabet (`` `3f2a…` ``, not `` `userId` ``). */
-const QUOTED = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|`[\w\-.~+/=]{16,512}`/y
-/** A GitHub Actions expression, `${{ secrets.X }}`: a reference, kept whole (at most 200 characters inside). */
-const EXPRESSION = /\$\{\{[^}\n]{0,200}\}\}/y
+const SETTING = new RegExp(`(?<=(?<![\\w.$-])(?:"(${NAME})"|'(${NAME})'|__(\\w+)(__)(?:\\*\\*)?|(${NAME})(\\*\\*)?)([ \\t]*))(:=|=(?!=)|:(?!//))([ \\t]*)`, 'y')
+/**
+ * A value read whole: quoted; in backticks, taken only when of a token's alphabet (`` `3f2a…` ``, not `` `userId` ``);
+ * a GitHub Actions expression, `${{ secrets.X }}` (a reference, kept whole: at most 200 characters inside).
+ */
+const WHOLE = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|`[\w\-.~+/=]{16,512}`|\$\{\{[^}\n]{0,200}\}\}/y
 /** The closing `**` of a bold label (`**Password:** …`), after a `:`. */
 const BOLD_CLOSE = /(?:\*\*|__)[ \t]*/y
 /** `--name` (at most 64 characters) and the blanks after it, before a value that is not another flag. */
@@ -165,11 +174,11 @@ const FLAG = /(?<![\w-])(--[A-Za-z][\w.-]{0,63})[ \t]+(?!-)/y
 /**
  * The kinds read by one sticky expression each, at the characters they can start with: [those characters, the
  * expression, the group that goes (it ends the match; 0: the whole match; the scan goes on past the match), the group
- * that stays in front of `[redacted]` (the scheme word), what must follow the start and what the character
- * before it must be for the expression to be tried at all].
+ * that stays in front of `[redacted]` (the scheme word)]. Each expression fails at once where it cannot start (a
+ * lookbehind reads at most a scheme's or a header name's few characters back).
  */
 const AUTH_PARAM = `[A-Za-z][\\w-]{0,63}=(?:"[^"\\n]{0,1024}"|'[^'\\n]{0,1024}'|[^\\s"'\`,]*)`
-const READERS: readonly (readonly [string, RegExp, number, number?, string?, Chars?])[] = [
+const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
   [
     ':=',
     // `Authorization: <scheme> <credentials>` (RFC 9110 §11.6.2; Proxy-Authorization too): the scheme word stays (a
@@ -188,11 +197,9 @@ const READERS: readonly (readonly [string, RegExp, number, number?, string?, Cha
     ),
     1,
     2,
-    '',
-    chars(`nN*_"' \t`),
   ],
   // `scheme://user:password@host`: the password goes, up to the last `@` before the host (a scheme of up to 32 characters).
-  [':', /(?<=[a-z][a-z0-9+.-]{0,31}):\/\/[^\s:/?#@"'`<>]*:([^\s/?#"'`<>]+)(?=@[^\s@]*[A-Za-z0-9\]])/iy, 1, undefined, '//', chars('A-Za-z0-9+.-')],
+  [':', /(?=:\/\/)(?<=[a-z][a-z0-9+.-]{0,31}):\/\/[^\s:/?#@"'`<>]*:([^\s/?#"'`<>]+)(?=@[^\s@]*[A-Za-z0-9\]])/iy, 1],
   // `Bearer <token>` anywhere, when the token looks like one (16 or more characters with a digit).
   ['B', /(?<!\w)Bearer\s+((?=[\w.~+/-]{16})[\w.~+/-]*\d[\w.~+/-]*=*)/y, 1],
   // `curl -u user:password`: the password goes.
@@ -260,13 +267,15 @@ function scan(s: string): string {
 
   /** The value at `v` judged as `form`'s: redacted when its verdict holds. Returns where it ends as written, or -1. */
   const value = (v: number, set: Chars, form: (quote: string) => string, start: number, name: string): number => {
-    const first = v < s.length ? (s[v] as string) : ''
-    QUOTED.lastIndex = EXPRESSION.lastIndex = v
-    const quote = `"'\``.includes(first) && QUOTED.test(s) ? first : ''
-    const end = quote !== '' ? QUOTED.lastIndex : first === '$' && EXPRESSION.test(s) ? EXPRESSION.lastIndex : `"'\``.includes(first) ? v : run(set, v)
-    const q = quote === '' ? 0 : 1 // the quotes stay
-    const c = { text: s, start, end, name, value: s.slice(v + q, end - q), quoted: quote === '"' || quote === "'" }
-    if (end > v && (VERDICTS.get(form(quote)) ?? []).every((any) => any.some((fact) => FACTS[fact]?.(c)))) add(v + q, end - q)
+    const first = s[v] ?? ''
+    WHOLE.lastIndex = v
+    const whole = WHOLE.test(s)
+    const quote = whole && first !== '$' ? first : ''
+    // An opening quote that does not close starts no value.
+    const end = whole ? WHOLE.lastIndex : `"'\``.includes(first) ? v : run(set, v)
+    const q = quote.length // the quotes stay
+    const c = { text: s, start, end, name, value: s.slice(v + q, end - q), quoted: /["']/.test(quote) }
+    if (end > v && (VERDICTS.get(form(quote)) as string[][]).every((any) => any.some((fact) => (FACTS[fact] as (c: Setting) => boolean)(c)))) add(v + q, end - q)
     return end > v ? end : -1
   }
 
@@ -282,12 +291,10 @@ function scan(s: string): string {
     const from = at - cut < 256 ? cut : 0
     SETTING.lastIndex = at - from
     const m = SETTING.exec(from > 0 ? s.slice(from) : s) ?? []
-    // `__name__` is bold as `**name**` is (the name's pattern takes the underscores in).
-    const dunder = m[3] !== undefined && /^__\w+__$/.test(m[3]) && m[3].length > 4
-    const plain = dunder ? m[3]?.slice(2, -2) : m[3]
-    const bold = dunder ? '__' : m[4]
-    const before = m[5] ?? ''
-    const sep = m[6] ?? ''
+    const plain = m[3] ?? m[5]
+    const bold = m[4] ?? m[6]
+    const before = m[7] ?? ''
+    const sep = m[8] ?? ''
     const name = m[1] ?? m[2] ?? plain ?? ''
     // Where the name, or its opening quote, starts. A URL's `//user:password@` is a URL's (READERS).
     const open = at - before.length - name.length - (plain === undefined ? 2 : (bold?.length ?? 0))
@@ -296,7 +303,7 @@ function scan(s: string): string {
     BOLD_CLOSE.lastIndex = SETTING.lastIndex += from
     if (name === '' || (sep === ':' && s.startsWith('//', open - 2))) return
     const form = (quote: string): string =>
-      quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + (m[7] ?? '') !== '' ? 'spaced' : 'plain'
+      quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + (m[9] ?? '') !== '' ? 'spaced' : 'plain'
     const end = value(sep === ':' && BOLD_CLOSE.test(s) ? BOLD_CLOSE.lastIndex : SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
     // A plain, spaced, label or JSON setting's value holds what is nested in it.
     if (end > 0 && !bold && (plain !== undefined || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
@@ -306,9 +313,9 @@ function scan(s: string): string {
   const read = (p: number): void => {
     const c = s[p] as string
     let taken = false // by a reader: then no setting is read at this `:` or `=`
-    for (const [, re, group, keep, then = '', before] of READS.get(c) ?? []) {
+    for (const [, re, group, keep] of READS.get(c) ?? []) {
       re.lastIndex = p
-      const m = s.startsWith(then, p + 1) && before?.has[s.charCodeAt(p - 1)] !== 0 ? re.exec(s) : null
+      const m = re.exec(s)
       taken ||= m !== null
       if (m !== null) add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep ?? -1] ? `${m[keep ?? -1]?.trim()} ${REDACTED}` : REDACTED, true)
     }

@@ -25,19 +25,10 @@ export type Alphabet = string
 
 export const DIGITS = '0-9'
 
-/** Alphabets the rows name. */
-const ALPHABETS: Readonly<Record<string, Alphabet>> = {
-  AN: 'A-Za-z0-9',
-  W: 'A-Za-z0-9_',
-  WD: 'A-Za-z0-9_-',
-  HEX: '0-9a-fA-F',
-  HEXD: '0-9a-fA-F-',
-  B64: 'A-Za-z0-9+/=',
-  UPN: 'A-Z0-9',
-  WDOT: 'A-Za-z0-9_.=-',
-  AND: 'A-Za-z0-9-',
-  DIGITS,
-}
+/** Alphabets the rows name (one string, as the table is: the engine reads it as a single literal). */
+const ALPHABETS: Readonly<Record<string, Alphabet>> = JSON.parse(
+  '{"AN":"A-Za-z0-9","W":"A-Za-z0-9_","WD":"A-Za-z0-9_-","HEX":"0-9a-fA-F","HEXD":"0-9a-fA-F-","B64":"A-Za-z0-9+/=","UPN":"A-Z0-9","WDOT":"A-Za-z0-9_.=-","AND":"A-Za-z0-9-","DIGITS":"0-9"}',
+)
 
 /** A prefixed token format. */
 export interface PrefixedFormat {

@@ -91,15 +91,14 @@ export const ENTROPY_LIMIT = 64
  * most ENTROPY_LIMIT characters).
  */
 export function entropy(text: string, start: number, end: number): number {
-  const n = Math.max(0, Math.min(end, start + ENTROPY_LIMIT, text.length) - start)
+  const window = text.slice(start, Math.min(Math.max(end, 0), start + ENTROPY_LIMIT)).replace(/[^\0-~]/g, '\x7f')
+  const counts = new Map<string, number>()
+  for (const c of window) counts.set(c, (counts.get(c) ?? 0) + 1)
   let h = 0
-  for (let i = start; i < start + n; i++) (COUNTS[Math.min(text.charCodeAt(i), 127)] as number)++
-  // Each character's count is taken once, then cleared for the next call.
-  for (let i = start, c = 0, k = 0; i < start + n; i++) if ((k = COUNTS[(c = Math.min(text.charCodeAt(i), 127))] as number) > 0) (h -= (k / n) * Math.log2(k / n)), (COUNTS[c] = 0)
+  for (const k of counts.values()) h -= (k / window.length) * Math.log2(k / window.length)
   // To nine decimals, so a window whose entropy is exactly a threshold (3 bits) reads as 3, not 2.9999999999999996.
   return Math.max(0, Math.round(h * 1e9) / 1e9)
 }
-const COUNTS = new Uint8Array(128)
 
 /** A row's keyword as the lookup holds it: prefixed rows carry `body` (and `lead`), keyword rows `values`. */
 interface Entry {
@@ -131,10 +130,11 @@ function compile(): NonNullable<typeof compiled> {
   const entries: (Entry[] | undefined)[] = new Array(16384)
   let rules = 0
   for (const f of tokenFormats()) {
-    const values = f.kind === 'keyword' ? f.values.map((v) => ({ ...v, set: set(v.body) })) : []
-    for (const keyword of f.kind === 'prefixed' ? f.prefixes : f.keywords) {
+    // A row is one kind or the other: the fields of the other kind read as undefined.
+    const { values = [], prefixes, keywords, body = '', lead } = f as Partial<Omit<KeywordFormat, 'kind'> & Omit<PrefixedFormat, 'kind'>>
+    for (const keyword of prefixes ?? (keywords as readonly string[])) {
       const key = fold(keyword)
-      ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values, body: set(f.kind === 'prefixed' ? f.body : ''), lead: f.kind === 'prefixed' && f.lead ? set(f.lead.body) : undefined })
+      ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values: values.map((v) => ({ ...v, set: set(v.body) })), body: set(body), lead: lead && set(lead.body) })
     }
   }
   const keys = [...new Set(entries.flat().map((e) => (e as Entry).key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))]
@@ -166,9 +166,11 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
     for (let i = start; i < at; i++) if (e.lead?.has[text.charCodeAt(i)] !== 1) return undefined
     const b = at + e.keyword.length
     // The prefix as written (unless any case will do), at a word start, then a fitting body.
-    const end = (f.anyCase === true || text.startsWith(e.keyword, at)) && !(start > 0 && isAlnum(text.charCodeAt(start - 1))) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
-    const ok = end >= 0 && (f.entropy === undefined || entropy(text, start, end) >= f.entropy) && f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT))) !== true
-    return ok ? { start: f.keep === true ? b : start, end, provider: f.provider } : undefined
+    // (A position before the text's start reads as NaN: no letter.)
+    const end = (f.anyCase || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
+    // A row without an entropy threshold compares against undefined, which no entropy is below.
+    const ok = end >= 0 && !(entropy(text, start, end) < (f.entropy as number)) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
+    return ok ? { start: f.keep ? b : start, end, provider: f.provider } : undefined
   }
 
   const keyword = (e: Entry, at: number): TokenSpan | undefined => {
@@ -192,18 +194,15 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
   }
 
   /**
-   * The rows whose keyword's first two characters stand at `p`, where a keyword may start: not inside a word (a
-   * prefix starts a word or follows its lead's digit, Azure's `8Q~`; a provider's name starts a word or a
-   * camelCase part, or follows a digit).
+   * The token at `p`, of the rows whose keyword's first two characters stand there, where a keyword may start: not
+   * inside a word (a prefix starts a word or follows its lead's digit, Azure's `8Q~`; a provider's name starts a word
+   * or a camelCase part, or follows a digit; before the text's start, NaN, nothing is a letter).
    */
-  const rows = (p: number): Entry[] | undefined => {
-    const c = text.charCodeAt(p)
-    const before = p > 0 ? text.charCodeAt(p - 1) : 32
-    return p + 1 >= lower.length || (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) ? undefined : entries[pair(lower, p)]
-  }
-
   const at = (p: number): TokenSpan | undefined => {
-    for (const e of rows(p) ?? []) {
+    const c = text.charCodeAt(p)
+    const before = text.charCodeAt(p - 1)
+    const rows = p + 1 >= lower.length || (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) ? undefined : entries[pair(lower, p)]
+    for (const e of rows ?? []) {
       const span = !lower.startsWith(e.key, p) ? undefined : e.f.kind === 'keyword' ? keyword(e, p) : prefixed(e, e.f, p)
       if (span !== undefined) return span
     }
