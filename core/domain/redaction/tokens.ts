@@ -91,14 +91,15 @@ export const ENTROPY_LIMIT = 64
  * most ENTROPY_LIMIT characters).
  */
 export function entropy(text: string, start: number, end: number): number {
-  const window = text.slice(start, Math.min(Math.max(end, 0), start + ENTROPY_LIMIT)).replace(/[^\0-~]/g, '\x7f')
-  const counts = new Map<string, number>()
-  for (const c of window) counts.set(c, (counts.get(c) ?? 0) + 1)
+  const n = Math.max(0, Math.min(end, start + ENTROPY_LIMIT, text.length) - start)
   let h = 0
-  for (const k of counts.values()) h -= (k / window.length) * Math.log2(k / window.length)
+  for (let i = start; i < start + n; i++) (COUNTS[Math.min(text.charCodeAt(i), 127)] as number)++
+  // Each character's count is taken once, then cleared for the next call.
+  for (let i = start, c = 0, k = 0; i < start + n; i++) if ((k = COUNTS[(c = Math.min(text.charCodeAt(i), 127))] as number) > 0) (h -= (k / n) * Math.log2(k / n)), (COUNTS[c] = 0)
   // To nine decimals, so a window whose entropy is exactly a threshold (3 bits) reads as 3, not 2.9999999999999996.
   return Math.max(0, Math.round(h * 1e9) / 1e9)
 }
+const COUNTS = new Uint8Array(128)
 
 /** A row's keyword as the lookup holds it: prefixed rows carry `body` (and `lead`), keyword rows `values`. */
 interface Entry {
@@ -168,8 +169,7 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
     // The prefix as written (unless any case will do), at a word start, then a fitting body.
     // (A position before the text's start reads as NaN: no letter.)
     const end = (f.anyCase || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
-    // A row without an entropy threshold compares against undefined, which no entropy is below.
-    const ok = end >= 0 && !(entropy(text, start, end) < (f.entropy as number)) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
+    const ok = end >= 0 && (f.entropy === undefined || entropy(text, start, end) >= f.entropy) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
     return ok ? { start: f.keep ? b : start, end, provider: f.provider } : undefined
   }
 
