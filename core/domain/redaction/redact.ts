@@ -316,13 +316,13 @@ function scan(s: string): string {
     for (const [, re, group, keep] of READS.get(c) ?? []) {
       re.lastIndex = p
       const m = re.exec(s)
-      taken ||= m !== null
-      if (m !== null) add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep ?? -1] ? `${m[keep ?? -1]?.trim()} ${REDACTED}` : REDACTED, true)
+      // (`m[undefined]`, a reader without a group that stays, is undefined.)
+      if (m !== null) (taken = true), add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep as number] ? `${m[keep as number]?.trim()} ${REDACTED}` : REDACTED, true)
     }
-    if ((c === ':' || c === '=') && !taken && hinted(p)) setting(p)
+    if (':='.includes(c) && !taken && hinted(p)) setting(p)
     FLAG.lastIndex = p
-    const flag = c === '-' && hinted(p) ? FLAG.exec(s) : null
-    if (flag !== null) value(FLAG.lastIndex, VALUE.flag, () => 'flag', p, flag[1] as string)
+    const flag = c === '-' && hinted(p) && FLAG.exec(s)
+    if (flag) value(FLAG.lastIndex, VALUE.flag, () => 'flag', p, flag[1] as string)
   }
 
   // From one position where something may start to the next: one of STARTS (QUIET's along a line without a HINT),
@@ -332,8 +332,8 @@ function scan(s: string): string {
   const start = (p: number): number => (p < line && hint >= line ? Math.min(quiet(p), line) : starts(p))
   for (let p = 0; p < s.length; p = Math.min(token.next(p), start(p))) {
     if (start(p) === p) read(p)
-    const t = p < skip ? undefined : token(p)
-    if (t !== undefined) add(t.start, t.end, REDACTED, t.named !== true)
+    const t = p >= skip && token(p)
+    if (t) add(t.start, t.end, REDACTED, !t.named)
     p = Math.max(p + 1, skip)
   }
 

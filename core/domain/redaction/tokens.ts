@@ -155,10 +155,11 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
 
   /** The end of the run of `set` from `q` when its length fits (and, unless `open`, a word ends it), or -1. */
   const fits = (set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number => {
-    let end = open === true ? run(set, q) : Math.min(run(set, q), q + max + 2)
+    let end = open ? run(set, q) : Math.min(run(set, q), q + max + 2)
     // A sentence's full stop after a token whose alphabet holds `.` is not part of it.
-    for (let i = 0; i < 3 && end - q > min && text[end - 1] === '.' && (end - q > max || shape !== undefined); i++) end--
-    const ok = end - q >= min && (open === true || (end - q <= max && !(end < text.length && isAlnum(text.charCodeAt(end)))))
+    for (let i = 0; i < 3 && end - q > min && text[end - 1] === '.' && (end - q > max || shape); i++) end--
+    // (Past the text's end, NaN: no letter.)
+    const ok = end - q >= min && (open || (end - q <= max && !isAlnum(text.charCodeAt(end))))
     return ok && shape?.test(text.slice(q, Math.min(end, q + CHECK_LIMIT))) !== false ? end : -1
   }
 
@@ -185,9 +186,9 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
       }
       if (isAlnum(text.charCodeAt(q - 1)) || text.charCodeAt(q - 1) === 47) continue // a value starts a word, not a path's part
       for (const v of e.values) {
-        // A word is not a key: a value holds a digit (and, unless it is all digits, a letter).
+        // A word is not a key: a value holds a digit and a letter, unless it is all digits.
         const end = v.set.has[text.charCodeAt(q)] === 1 ? fits(v.set, q, v.min, v.max, false, v.shape) : -1
-        if (end > 0 && /\d/.test(text.slice(q, end)) && (v.body === DIGITS || /[A-Za-z]/.test(text.slice(q, end)))) return { start: q, end, provider: e.f.provider, named: true }
+        if (end > 0 && (v.body === DIGITS || /^(?=[^]*\d)[^]*[A-Za-z]/.test(text.slice(q, end)))) return { start: q, end, provider: e.f.provider, named: true }
       }
     }
     return undefined
