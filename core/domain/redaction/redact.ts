@@ -159,16 +159,14 @@ const NAME = '-{0,2}[A-Za-z_][\\w.-]*'
  * `**name**` is; a `**` after it changes nothing), then blanks; a name not right after a letter, digit, `_`, `.`, `$`
  * or `-` (so `$env:` and `x.y` are no names).
  * Groups: 1 and 2 a quoted name, 3 and 5 a plain one, 4 and 6 its bold marker, 7 the blanks before, 8 the separator,
- * 9 after.
+ * 9 the blanks after; after a `:`, the closing `**` of a bold label (`**Password:** …`) is passed over too.
  */
-const SETTING = new RegExp(`(?<=(?<![\\w.$-])(?:"(${NAME})"|'(${NAME})'|__(\\w+)(__)(?:\\*\\*)?|(${NAME})(\\*\\*)?)([ \\t]*))(:=|=(?!=)|:(?!//))([ \\t]*)`, 'y')
+const SETTING = new RegExp(`(?<=(?<![\\w.$-])(?:"(${NAME})"|'(${NAME})'|__(\\w+)(__)(?:\\*\\*)?|(${NAME})(\\*\\*)?)([ \\t]*))(:=|=(?!=)|:(?!//))([ \\t]*)(?:(?<=:[ \\t]*)(?:\\*\\*|__)[ \\t]*)?`, 'y')
 /**
  * A value read whole: quoted; in backticks, taken only when of a token's alphabet (`` `3f2a…` ``, not `` `userId` ``);
  * a GitHub Actions expression, `${{ secrets.X }}` (a reference, kept whole: at most 200 characters inside).
  */
 const WHOLE = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|`[\w\-.~+/=]{16,512}`|\$\{\{[^}\n]{0,200}\}\}/y
-/** The closing `**` of a bold label (`**Password:** …`), after a `:`. */
-const BOLD_CLOSE = /(?:\*\*|__)[ \t]*/y
 /** `--name` (at most 64 characters) and the blanks after it, before a value that is not another flag. */
 const FLAG = /(?<![\w-])(--[A-Za-z][\w.-]{0,63})[ \t]+(?!-)/y
 /**
@@ -300,11 +298,11 @@ function scan(s: string): string {
     const open = at - before.length - name.length - (plain === undefined ? 2 : (bold?.length ?? 0))
     const layer = sep === ':' ? 'colon' : 'eq'
     const nested = open < within[layer]
-    BOLD_CLOSE.lastIndex = SETTING.lastIndex += from
+    SETTING.lastIndex += from
     if (name === '' || (sep === ':' && s.startsWith('//', open - 2))) return
     const form = (quote: string): string =>
       quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + (m[9] ?? '') !== '' ? 'spaced' : 'plain'
-    const end = value(sep === ':' && BOLD_CLOSE.test(s) ? BOLD_CLOSE.lastIndex : SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
+    const end = value(SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
     // A plain, spaced, label or JSON setting's value holds what is nested in it.
     if (end > 0 && !bold && (plain !== undefined || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
   }
