@@ -40,7 +40,7 @@ export interface Rule {
    * the subcommand (`cargo -C x test`); a reader's own (`node -r x`, `poetry run --name x`).
    */
   readonly wrap?: readonly string[]
-  /** A wrapper runs a command only after this first word (`bundle exec`, `op run`), and skips `skip` more. */
+  /** A wrapper runs a command only after this first word (`bundle exec`, `op run`), from the word `skip` (1 unless said) on. */
   readonly after?: readonly string[]
   readonly skip?: number
   /** A wrapper takes `NAME=value` words before the command (`env`). */
@@ -129,7 +129,7 @@ const RULES_JSON = String.raw`{
 "timeout":{"wrap":[],"duration":1}, "gtimeout":{"wrap":[],"duration":1},
 "npx":{"wrap":["@NPX"],"inner":"-c"}, "pnpx":{"wrap":["@NPX"]}, "bunx":{"wrap":["@NPX"]}, "uvx":{"wrap":["@UV"]},
 "pipx":{"wrap":["@UV"],"after":["run"]}, "bundle":{"wrap":[],"after":["exec"]}, "bundler":{"wrap":[],"after":["exec"]},
-"direnv":{"wrap":[],"after":["exec"],"skip":1}, "op":{"wrap":[],"after":["run"]}, "dotenvx":{"wrap":[],"after":["run"]},
+"direnv":{"wrap":[],"after":["exec"],"skip":2}, "op":{"wrap":[],"after":["run"]}, "dotenvx":{"wrap":[],"after":["run"]},
 "doppler":{"wrap":[],"after":["run"]}, "infisical":{"wrap":[],"after":["run"]}
 }`
 

@@ -97,14 +97,16 @@ export function identify(words: readonly string[], depth: number): Found {
   const rule = ruleOf(name)
   const args = words.slice(k + 1)
   if (rule === undefined) return hasMetaFlag(args) ? NONE : testScript(head)
-  const spelled = rule.as ?? name
-  switch (rule.is ?? (rule.wrap ? 'wrapper' : 'runner')) {
+  const kind = rule.is ?? (rule.wrap ? 'wrapper' : 'runner')
+  // For a runner and these readers a meta flag (`--version`) anywhere means no run; the others read on.
+  if (/^(?:runner|node|python|coverage|nx)$/.test(kind) && hasMetaFlag(args)) return NONE
+  switch (kind) {
     case 'wrapper': {
       if (args.some((a) => rule.never?.includes(a))) return NONE
       let rest = args
       if (rule.after !== undefined) {
         if (!rule.after.includes(rest[0] as string)) return NONE
-        rest = rest.slice(1 + (rule.skip ?? 0))
+        rest = rest.slice(rule.skip ?? 1)
       }
       const c = rest.indexOf(rule.inner as string) + 1
       if (c > 0 && rest[c] !== undefined) return { inner: rest[c] }
@@ -121,7 +123,6 @@ export function identify(words: readonly string[], depth: number): Found {
       return args.length === 0 ? NONE : { inner: args.join(' ') }
     // `node --test`, or the script node runs (`node node_modules/jest/bin/jest.js`), never `node -e`.
     case 'node':
-      if (hasMetaFlag(args)) return NONE
       if (args.includes('--test')) return { runner: `${name} --test` }
       if (args.some((a) => ['-e', '--eval', '-p', '--print'].includes(a))) return NONE
     // falls through
@@ -132,14 +133,14 @@ export function identify(words: readonly string[], depth: number): Found {
       return python(args, depth)
     // `coverage run [flags] -m pytest …` or `coverage run manage.py test`.
     case 'coverage': {
-      if (args[0] !== 'run' || hasMetaFlag(args)) return NONE
+      if (args[0] !== 'run') return NONE
       const m = args.indexOf('-m')
       return python(m > 0 ? args.slice(m) : wrapped(args.slice(1), flagsOf(rule.wrap))[0], depth)
     }
     case 'pm':
       return packageManager(name, rule, args, depth)
     case 'nx':
-      return hasMetaFlag(args) ? NONE : nx(args)
+      return nx(args)
     // `poetry run pytest`, `uv run pytest`, `hatch test`, `pdm run test` (a task of its own).
     case 'env': {
       const rest = args[0] === rule.through ? args.slice(1) : args
@@ -152,9 +153,9 @@ export function identify(words: readonly string[], depth: number): Found {
       const task = candidates[0][0] ?? ''
       return isTestScriptName(task) ? { runner: `${name} ${sub} ${task}` } : NONE
     }
-    // A runner by its own name, a subcommand or a target; a meta flag (`--version`) means none.
+    // A runner by its own name, a subcommand or a target.
     default:
-      return hasMetaFlag(args) ? NONE : runner(spelled, rule, rule.drop === undefined ? args : args.filter((a) => !a.startsWith(rule.drop as string)))
+      return runner(rule.as ?? name, rule, rule.drop === undefined ? args : args.filter((a) => !a.startsWith(rule.drop as string)))
   }
 }
 
@@ -177,7 +178,7 @@ function runner(spelled: string, rule: Rule, args: readonly string[]): Found {
     return !isFlag(a) && !isAssignment(a) && !excluded.includes(a) && !(isFlag(prev) && rule.booleans?.includes(prev) === false)
   })
   for (const word of rule.first ? words.slice(0, 1) : words) {
-    const w = rule.last === undefined ? word : word.slice(word.lastIndexOf(rule.last) + 1)
+    const w = rule.last ? word.slice(word.lastIndexOf(rule.last) + 1) : word
     for (const entry of list) {
       const m = entry === w || (entry === 'script' && isTestScriptName(w)) ? [w] : entry.startsWith('/') ? new RegExp(entry.slice(1, -1)).exec(w) : null
       if (m !== null) return { runner: `${spelled} ${m[1] ?? m[0]}` }
@@ -213,18 +214,18 @@ function packageManager(pm: string, rule: Rule, args: readonly string[], depth: 
   return NONE
 }
 
-/** `python -m pytest`, `python -m django test`, or the script python runs; a meta flag (`--version`) means none. */
+/** `python -m pytest`, `python -m django test`, or the script python runs (`args` hold no meta flag). */
 function python(args: readonly string[], depth: number): Found {
-  if (hasMetaFlag(args)) return NONE
   let i = 0
   while (i < args.length) {
     const a = args[i] as string
     if (a === '-m' || /^-m./.test(a)) {
       // The module and its arguments (`-m pytest -x`, `-mpytest -x`).
       const [module = '', ...rest] = a === '-m' ? args.slice(i + 1) : [a.slice(2), ...args.slice(i + 1)]
-      if (module === 'coverage') return identify(['coverage', ...rest], depth)
       if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
-      return ['pytest', 'py.test', 'unittest', 'tox', 'nox', 'nose2', 'behave'].includes(module) ? { runner: module === 'py.test' ? 'pytest' : module } : NONE
+      if (module === 'unittest') return { runner: module }
+      // These modules are read as the commands of the same names.
+      return /^(?:pytest|py\.test|tox|nox|nose2|behave|coverage)$/.test(module) ? identify([module, ...rest], depth) : NONE
     }
     if (a === '-c') return NONE
     if (!isFlag(a)) break
@@ -240,7 +241,7 @@ function nx(args: readonly string[]): Found {
     sub === 'run'
       ? project.split(':').slice(1)
       : sub === 'run-many' || sub === 'affected'
-        ? args.flatMap((a, k) => (['-t', '--target', '--targets'].includes(a) ? [args[k + 1] ?? ''] : /^--targets?=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : [])).flatMap((t) => t.split(','))
+        ? args.flatMap((a, k) => (/^(?:-t|--targets?)$/.test(a) ? [args[k + 1] ?? ''] : /^--targets?=/.test(a) ? [a.replace(/^--targets?=/, '')] : [])).flatMap((t) => t.split(','))
         : [sub === 'affected:test' ? 'test' : sub]
   const target = targets.find(isTestScriptName)
   return target === undefined ? NONE : { runner: `nx ${target}` }
