@@ -102,8 +102,7 @@ export function messageOf(command: string): string | undefined {
     // git's own options before the subcommand; these take a value.
     while (k < words.length && (words[k] as string).startsWith('-')) k += /^(?:-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env)$/.test(words[k] as string) ? 2 : 1
     if (words[k] !== 'commit') continue
-    const found = firstMessage(words.slice(k + 1))
-    if (found !== undefined) message = found
+    message = firstMessage(words.slice(k + 1)) ?? message
   }
   if (message === undefined) return undefined
   const open = /^\$\(\s*cat\s+<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n/.exec(message)

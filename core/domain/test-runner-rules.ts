@@ -72,9 +72,9 @@ const RULES_JSON = String.raw`{
 "@NODE":"-r --require --import --loader --experimental-loader", "@ENV":"-n --name --prefix -e --environment",
 "@COVERAGE":"--rcfile --source --include --omit --data-file",
 
-"jest":1, "mocha":1, "ava":1, "tap":1, "tape":1, "jasmine":1, "uvu":1, "qunit":1, "cucumber":1, "cucumber-js":{"as":"cucumber"},
-"web-test-runner":1, "wtr":{"as":"web-test-runner"}, "elm-test":1, "pytest":1, "py.test":{"as":"pytest"}, "tox":1, "nox":1, "nose2":1, "behave":1,
-"gotestsum":1, "rspec":1, "phpunit":1, "pest":1, "paratest":1, "ctest":1, "busted":1, "prove":1, "bats":1, "shellspec":1,
+"jest":{}, "mocha":{}, "ava":{}, "tap":{}, "tape":{}, "jasmine":{}, "uvu":{}, "qunit":{}, "cucumber":{}, "cucumber-js":{"as":"cucumber"},
+"web-test-runner":{}, "wtr":{"as":"web-test-runner"}, "elm-test":{}, "pytest":{}, "py.test":{"as":"pytest"}, "tox":{}, "nox":{}, "nose2":{}, "behave":{},
+"gotestsum":{}, "rspec":{}, "phpunit":{}, "pest":{}, "paratest":{}, "ctest":{}, "busted":{}, "prove":{}, "bats":{}, "shellspec":{},
 "vitest":{"unless":["bench","init","list"]},
 "ginkgo":{"unless":["bootstrap","generate","build","labels","outline","unfocus","version","help","config","install","repl"]},
 "wdio":{"unless":["bootstrap","generate","build","labels","outline","unfocus","version","help","config","install","repl"]},
@@ -133,16 +133,15 @@ const RULES_JSON = String.raw`{
 "doppler":{"wrap":[],"after":["run"]}, "infisical":{"wrap":[],"after":["run"]}
 }`
 
-let rules: Readonly<Record<string, 1 | Rule>> | undefined
+let rules: Readonly<Record<string, Rule>> | undefined
 
 /** A table's own entry for `key` (never one Object.prototype has: `__proto__`, `toString`). */
 export const own = <T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined => (table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined)
 
 /** The rule for a command name (RULES_JSON is read on the first call). */
 export function ruleOf(name: string): Rule | undefined {
-  rules ??= JSON.parse(RULES_JSON) as Record<string, 1 | Rule>
-  const rule = own(rules, /^(?:python[0-9.]*|py|pypy[0-9.]*)$/.test(name) ? 'python' : name)
-  return rule === 1 ? {} : rule
+  rules ??= JSON.parse(RULES_JSON) as Record<string, Rule>
+  return own(rules, /^(?:python[0-9.]*|py|pypy[0-9.]*)$/.test(name) ? 'python' : name)
 }
 
 /** A rule's value flags (`wrap`), its lists ("@NPX") spelled out; read after ruleOf, which reads the table. */

@@ -53,10 +53,11 @@ export const isTestScriptName = (name: string): boolean =>
 
 /**
  * Where the wrapped command may start, most likely first: the words after a wrapper's own flags (and,
- * with `assignments`, `NAME=value` words). `valueFlags` take the next word; an unknown flag might too, so
- * the word after the first candidate is tried as well, and so are the words after a `--`.
+ * with `assignments`, `NAME=value` words). The flags of `wrap` (a rule's) take the next word; an unknown
+ * flag might too, so the word after the first candidate is tried as well, and so are the words after a `--`.
  */
-function wrapped(args: readonly string[], valueFlags: readonly string[] = [], assignments?: boolean): [string[], ...string[][]] {
+function wrapped(args: readonly string[], wrap?: readonly string[], assignments?: boolean): [string[], ...string[][]] {
+  const valueFlags = flagsOf(wrap)
   let i = 0
   while (i < args.length) {
     // A string: i is below the length. (Casts of this kind below are for `includes`, true of no undefined.)
@@ -110,7 +111,7 @@ export function identify(words: readonly string[], depth: number): Found {
       }
       const c = rest.indexOf(rule.inner as string) + 1
       if (c > 0 && rest[c] !== undefined) return { inner: rest[c] }
-      const f = identifyAny(rule.duration ? rest.flatMap((a, i) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [rest.slice(i + 1)] : [])) : wrapped(rest, flagsOf(rule.wrap), rule.assign === 1), depth)
+      const f = identifyAny(rule.duration ? rest.flatMap((a, i) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [rest.slice(i + 1)] : [])) : wrapped(rest, rule.wrap, rule.assign === 1), depth)
       return rule.background ? { ...f, background: true } : f
     }
     // `sh -c '…'` runs a line; `sh ./run_tests.sh` a script.
@@ -124,18 +125,18 @@ export function identify(words: readonly string[], depth: number): Found {
     // `node --test`, or the script node runs (`node node_modules/jest/bin/jest.js`), never `node -e`.
     case 'node':
       if (args.includes('--test')) return { runner: `${name} --test` }
-      if (args.some((a) => ['-e', '--eval', '-p', '--print'].includes(a))) return NONE
+      if (args.some((a) => /^(?:-e|--eval|-p|--print)$/.test(a))) return NONE
     // falls through
     // `php vendor/bin/phpunit`, `ruby bin/rails test`: the script, read as a command.
     case 'script':
-      return identify(wrapped(args, flagsOf(rule.wrap))[0], depth + 1)
+      return identify(wrapped(args, rule.wrap)[0], depth + 1)
     case 'python':
       return python(args, depth)
     // `coverage run [flags] -m pytest …` or `coverage run manage.py test`.
     case 'coverage': {
       if (args[0] !== 'run') return NONE
       const m = args.indexOf('-m')
-      return python(m > 0 ? args.slice(m) : wrapped(args.slice(1), flagsOf(rule.wrap))[0], depth)
+      return python(m > 0 ? args.slice(m) : wrapped(args.slice(1), rule.wrap)[0], depth)
     }
     case 'pm':
       return packageManager(name, rule, args, depth)
@@ -147,7 +148,7 @@ export function identify(words: readonly string[], depth: number): Found {
       const sub = rest[0] ?? ''
       if (own(rule.sub, sub) !== undefined) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${sub}` }
       if (!(rule.after ?? ['run']).includes(sub)) return NONE
-      const candidates = wrapped(rest.slice(1), flagsOf(rule.wrap))
+      const candidates = wrapped(rest.slice(1), rule.wrap)
       const f = identifyAny(candidates, depth)
       if (f.runner !== undefined || f.inner !== undefined) return f
       const task = candidates[0][0] ?? ''
@@ -163,7 +164,7 @@ export function identify(words: readonly string[], depth: number): Found {
 function runner(spelled: string, rule: Rule, args: readonly string[]): Found {
   const list = rule.any ?? rule.first
   if (rule.sub !== undefined) {
-    for (const [sub = '', ...rest] of wrapped(args, flagsOf(rule.wrap))) {
+    for (const [sub = '', ...rest] of wrapped(args, rule.wrap)) {
       const next = own(rule.sub, sub)
       if (typeof next === 'string') return { runner: next === '' ? spelled : `${spelled} ${next}` }
       if (next !== undefined) return runner(next.as ?? `${spelled} ${sub}`, next, rest)
@@ -189,13 +190,12 @@ function runner(spelled: string, rule: Rule, args: readonly string[]): Found {
 
 /** The runner of a package manager command (npm, pnpm, yarn, bun: their rules' `sub`), or what it runs. */
 function packageManager(pm: string, rule: Rule, args: readonly string[], depth: number): Found {
-  const globals = flagsOf(rule.wrap)
-  for (const [sub = '', ...rest] of wrapped(args, globals)) {
+  for (const [sub = '', ...rest] of wrapped(args, rule.wrap)) {
     const does = own(rule.sub, sub.toLowerCase())
     // `<pm> test` runs the package's test script, but for bun, whose own runner it is.
     if (does === 'test') return hasMetaFlag(rest) ? NONE : { runner: `${pm} test` }
     if (does === 'run') {
-      const script = wrapped(rest, globals)[0]
+      const script = wrapped(rest, rule.wrap)[0]
       const name = script[0] ?? ''
       if (isTestScriptName(name)) return { runner: name === 'test' && pm !== 'bun' ? `${pm} test` : `${pm} run ${name}` }
       return pm === 'bun' ? identify(script, depth + 1) : NONE
