@@ -60,7 +60,8 @@ function wrapped(args: readonly string[], wrap?: readonly string[], assignments?
   const valueFlags = flagsOf(wrap)
   let i = 0
   while (i < args.length) {
-    // A string: i is below the length. (Casts of this kind below are for `includes`, true of no undefined.)
+    // A string: i is below the length. (The casts below of a word that may be undefined are for
+    // `includes`, `indexOf` and `===`, which find no undefined in a list of strings.)
     const a = args[i] as string
     if (a === '--') return [args.slice(i + 1)]
     if (!isFlag(a) && !(assignments && isAssignment(a))) break
@@ -102,6 +103,7 @@ export function identify(words: readonly string[], depth: number): Found {
   // For a runner and these readers a meta flag (`--version`) anywhere means no run; the others read on.
   if (/^(?:runner|node|python|coverage|nx)$/.test(kind) && hasMetaFlag(args)) return NONE
   switch (kind) {
+    // A wrapper (`sudo -u app`, `npx`, `timeout 60`, `bundle exec`): the command it runs, one level deeper.
     case 'wrapper': {
       if (args.some((a) => rule.never?.includes(a))) return NONE
       let rest = args
