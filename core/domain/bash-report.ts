@@ -49,7 +49,7 @@ export function workFromBash(report: BashReport, accessKey?: string): WorkEntry[
 
     // SPEC.md: piped, background or timed out → result unknown (testCommandsOf handles pipes and `&`
     // in the line; an interrupted run neither passed nor failed).
-    const unknown = report.timedOut === true || report.background === true || report.interrupted === true
+    const unknown = [report.timedOut, report.background, report.interrupted].includes(true)
     for (const run of testCommandsOf(command)) {
       const runner = redactSecrets(run.runner, accessKey)
       if (runner !== '') out.push({ kind: 'test', runner, result: unknown ? 'unknown' : report.failed === true ? run.ifFailed : run.ifSucceeded })
@@ -94,17 +94,17 @@ export function commitLine(stdout: unknown, sha: string): { abbrev: string; subj
  * shell expansions gives nothing.
  */
 export function messageOf(command: string): string | undefined {
-  let message: string | undefined
+  // '' when no commit gives one: no line of it is non-blank.
+  let message = ''
   for (const words of simpleCommands(command)) {
     let k = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w))
-    if (k < 0 || commandName(words[k] as string) !== 'git') continue
+    if (commandName(words[k] ?? '') !== 'git') continue
     k += 1
     // git's own options before the subcommand; these take a value.
-    while (k < words.length && (words[k] as string).startsWith('-')) k += /^(?:-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env)$/.test(words[k] as string) ? 2 : 1
+    while (/^-/.test(words[k] ?? '')) k += /^(?:-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env)$/.test(words[k] as string) ? 2 : 1
     if (words[k] !== 'commit') continue
     message = firstMessage(words.slice(k + 1)) ?? message
   }
-  if (message === undefined) return undefined
   const open = /^\$\(\s*cat\s+<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n/.exec(message)
   const lines = message.slice(open?.[0].length).split('\n')
   // Without a heredoc no line is its delimiter (`trim` gives a string, never undefined).

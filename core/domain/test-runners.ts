@@ -38,11 +38,9 @@ export const commandName = (word: string): string =>
 const isFlag = (w: string): boolean => w.length > 1 && w.startsWith('-')
 const isAssignment = (w: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(w)
 
-/** Flags that ask a runner about itself, or build without running: no test run. */
-const META_FLAGS = new Set(
-  '--version --help -h --collect-only --co --no-run --list -list --listTests --list-tests --showConfig --clearCache --init --dry-run -DskipTests -DskipTests=true -Dmaven.test.skip -Dmaven.test.skip=true'.split(' '),
-)
-const hasMetaFlag = (args: readonly string[]): boolean => args.some((a) => META_FLAGS.has(a))
+/** Whether `args` hold a flag that asks a runner about itself, or builds without running: no test run. */
+const hasMetaFlag = (args: readonly string[]): boolean =>
+  args.some((a) => /^(?:--version|--help|-h|--collect-only|--co|--no-run|--list|-list|--listTests|--list-tests|--showConfig|--clearCache|--init|--dry-run|-DskipTests(?:=true)?|-Dmaven\.test\.skip(?:=true)?)$/.test(a))
 
 /**
  * Script, task and target names that run tests: test, tests, spec, e2e, and `test:unit`, `unit-test`, …
@@ -142,8 +140,18 @@ export function identify(words: readonly string[], depth: number): Found {
     }
     case 'pm':
       return packageManager(name, rule, args, depth)
-    case 'nx':
-      return nx(args)
+    // `nx test api`, `nx run api:test`, `nx run-many -t test`, `nx affected --target=test`, `nx affected:test`: `nx <target>`.
+    case 'nx': {
+      const [sub = '', project = ''] = args.filter((a) => !isFlag(a))
+      const targets =
+        sub === 'run'
+          ? project.split(':').slice(1)
+          : /^(?:run-many|affected)$/.test(sub)
+            ? args.flatMap((a, k) => (/^(?:-t|--targets?)$/.test(a) ? [args[k + 1] ?? ''] : /^--targets?=/.test(a) ? [a.replace(/^--targets?=/, '')] : [])).flatMap((t) => t.split(','))
+            : [sub === 'affected:test' ? 'test' : sub]
+      const target = targets.find(isTestScriptName)
+      return target === undefined ? NONE : { runner: `nx ${target}` }
+    }
     // `poetry run pytest`, `uv run pytest`, `hatch test`, `pdm run test` (a task of its own).
     case 'env': {
       const rest = args[0] === rule.through ? args.slice(1) : args
@@ -231,22 +239,9 @@ function python(args: readonly string[], depth: number): Found {
     }
     if (a === '-c') return NONE
     if (!isFlag(a)) break
-    i += ['-W', '-X', '-Q'].includes(a) ? 2 : 1
+    i += /^-[WXQ]$/.test(a) ? 2 : 1
   }
   return identify(args.slice(i), depth + 1)
-}
-
-/** `nx test api`, `nx run api:test`, `nx run-many -t test`, `nx affected --target=test`, `nx affected:test`: `nx <target>`. */
-function nx(args: readonly string[]): Found {
-  const [sub = '', project = ''] = args.filter((a) => !isFlag(a))
-  const targets =
-    sub === 'run'
-      ? project.split(':').slice(1)
-      : sub === 'run-many' || sub === 'affected'
-        ? args.flatMap((a, k) => (/^(?:-t|--targets?)$/.test(a) ? [args[k + 1] ?? ''] : /^--targets?=/.test(a) ? [a.replace(/^--targets?=/, '')] : [])).flatMap((t) => t.split(','))
-        : [sub === 'affected:test' ? 'test' : sub]
-  const target = targets.find(isTestScriptName)
-  return target === undefined ? NONE : { runner: `nx ${target}` }
 }
 
 /**
