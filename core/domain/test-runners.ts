@@ -51,10 +51,10 @@ export const isTestScriptName = (name: string): boolean =>
 
 /**
  * Where the wrapped command may start, most likely first: the words after a wrapper's own flags (and,
- * with `assignments`, `NAME=value` words). The flags of `wrap` (a rule's) take the next word; an unknown
+ * with `assignments`, a rule's `assign`, `NAME=value` words). The flags of `wrap` (a rule's) take the next word; an unknown
  * flag might too, so the word after the first candidate is tried as well, and so are the words after a `--`.
  */
-function wrapped(args: readonly string[], wrap?: readonly string[], assignments?: boolean): [string[], ...string[][]] {
+function wrapped(args: readonly string[], wrap?: readonly string[], assignments?: 1): [string[], ...string[][]] {
   const valueFlags = flagsOf(wrap)
   let i = 0
   while (i < args.length) {
@@ -111,7 +111,7 @@ export function identify(words: readonly string[], depth: number): Found {
       }
       const c = rest.indexOf(rule.inner as string) + 1
       if (c > 0 && rest[c] !== undefined) return { inner: rest[c] }
-      const f = identifyAny(rule.duration ? rest.flatMap((a, i) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [rest.slice(i + 1)] : [])) : wrapped(rest, rule.wrap, rule.assign === 1), depth)
+      const f = identifyAny(rule.duration ? rest.flatMap((a, i) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [rest.slice(i + 1)] : [])) : wrapped(rest, rule.wrap, rule.assign), depth)
       return rule.background ? { ...f, background: true } : f
     }
     // `sh -c '…'` runs a line; `sh ./run_tests.sh` a script.
@@ -251,5 +251,5 @@ function python(args: readonly string[], depth: number): Found {
  */
 function testScript(word: string): Found {
   const m = /(?:^|[\\/])(run[_-]?tests?(?:\.sh|\.py)?|tests?\.sh)$|[\\/](tests?)$/i.exec(word)
-  return m === null ? NONE : { runner: (m[1] ?? m[2] ?? '').toLowerCase() }
+  return m === null ? NONE : { runner: ((m[1] ?? m[2]) as string).toLowerCase() }
 }
