@@ -49,15 +49,19 @@ export function workFromBash(report: BashReport, accessKey?: string): WorkEntry[
 
     // SPEC.md: piped, background or timed out → result unknown (testCommandsOf handles pipes and `&`
     // in the line; an interrupted run neither passed nor failed).
-    const unknown = report.timedOut === true || report.background === true || report.interrupted === true
+    const unknown = [report.timedOut, report.background, report.interrupted].includes(true)
     for (const run of testCommandsOf(command)) {
-      const result: TestResult = unknown ? 'unknown' : report.failed === true ? run.ifFailed : run.ifSucceeded
       const runner = redactSecrets(run.runner, accessKey)
-      if (runner !== '') out.push({ kind: 'test', runner, result })
+      if (runner !== '') out.push({ kind: 'test', runner, result: unknown ? 'unknown' : report.failed === true ? run.ifFailed : run.ifSucceeded })
     }
 
-    const commit = commitOf(report, command, accessKey)
-    if (commit !== undefined) out.push(commit)
+    // The commit: its hash as git abbreviated it in stdout, else the first 7 characters of a longer one.
+    const raw = (report.commit as { sha?: unknown } | undefined)?.sha
+    const sha = typeof raw === 'string' ? raw.trim().toLowerCase() : ''
+    if (/^[0-9a-f]{4,64}$/.test(sha)) {
+      const line = commitLine(report.stdout, sha)
+      out.push({ kind: 'commit', sha: line?.abbrev ?? sha.slice(0, sha.length > MAX_SHORT_SHA ? DEFAULT_SHORT_SHA : MAX_SHORT_SHA), subject: cleanSubject(line?.subject ?? messageOf(command) ?? '', accessKey) })
+    }
 
     const url = pullRequestUrl(report.pullRequestUrl, accessKey)
     if (url !== undefined) out.push({ kind: 'link', url })
@@ -67,81 +71,59 @@ export function workFromBash(report: BashReport, accessKey?: string): WorkEntry[
   }
 }
 
-function commitOf(report: BashReport, command: string, accessKey: string | undefined): WorkEntry | undefined {
-  const raw = (report.commit as { sha?: unknown } | undefined)?.sha
-  if (typeof raw !== 'string') return undefined
-  const sha = raw.trim().toLowerCase()
-  if (!/^[0-9a-f]{4,64}$/.test(sha)) return undefined
-  const line = commitLine(report.stdout, sha)
-  const short = line?.abbrev ?? (sha.length <= MAX_SHORT_SHA ? sha : sha.slice(0, DEFAULT_SHORT_SHA))
-  const subject = line?.subject ?? messageOf(command) ?? ''
-  return { kind: 'commit', sha: short, subject: cleanSubject(subject, accessKey) }
-}
-
 /**
  * git's summary line for the commit, `[branch abc1234] Subject` (also `[main (root-commit) …]`,
  * `[detached HEAD …]`), whose hash matches `sha`; the last such line wins (an amend follows a commit).
+ * `abbrev` is the line's hash, cut to DEFAULT_SHORT_SHA characters when longer than MAX_SHORT_SHA, and
+ * never longer than `sha`.
  */
 export function commitLine(stdout: unknown, sha: string): { abbrev: string; subject: string } | undefined {
-  if (typeof stdout !== 'string' || stdout === '') return undefined
+  if (typeof stdout !== 'string') return undefined
   const text = stdout.slice(0, MAX_STDOUT).replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\r/g, '')
-  const lines = /^\[[^\]\n]*?[ \t]([0-9a-f]{4,64})\][ \t]?([^\n]*)$/gm
-  let found: { abbrev: string; subject: string } | undefined
-  for (const m of text.matchAll(lines)) {
-    const abbrev = m[1] ?? ''
-    if (!sha.startsWith(abbrev) && !abbrev.startsWith(sha)) continue
-    const short = abbrev.length > MAX_SHORT_SHA ? abbrev.slice(0, DEFAULT_SHORT_SHA) : abbrev
-    found = { abbrev: short.length > sha.length ? sha : short, subject: m[2] ?? '' }
-  }
-  return found
+  const m = [...text.matchAll(/^\[[^\]\n]*?[ \t]([0-9a-f]{4,64})\][ \t]?([^\n]*)$/gm)].findLast(([, abbrev = '']) => sha.startsWith(abbrev) || abbrev.startsWith(sha))
+  if (m === undefined) return undefined
+  // One hash is the start of the other: the first characters of either are the same.
+  const abbrev = m[1] as string
+  return { abbrev: abbrev.slice(0, Math.min(sha.length, abbrev.length > MAX_SHORT_SHA ? DEFAULT_SHORT_SHA : MAX_SHORT_SHA)), subject: m[2] as string }
 }
-
-const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env'])
 
 /**
  * The subject a `git commit` in the command line gives with `-m`/`--message` (the last such commit
  * in the line): the message's first non-blank line. Claude Code's `-m "$(cat <<'EOF' … EOF)"` form
- * is read through its heredoc; a message built from other shell expansions gives nothing.
+ * is read through its heredoc (up to the line holding the delimiter alone); a message built from other
+ * shell expansions gives nothing.
  */
 export function messageOf(command: string): string | undefined {
-  let message: string | undefined
+  // '' when no commit gives one: no line of it is non-blank.
+  let message = ''
   for (const words of simpleCommands(command)) {
-    let k = 0
-    while (k < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[k] ?? '')) k += 1
+    let k = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w))
     if (commandName(words[k] ?? '') !== 'git') continue
     k += 1
-    while (k < words.length && (words[k] ?? '').startsWith('-')) k += GIT_VALUE_OPTIONS.has(words[k] ?? '') ? 2 : 1
+    // git's own options before the subcommand; these take a value.
+    while (/^-/.test(words[k] ?? '')) k += /^(?:-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env)$/.test(words[k] as string) ? 2 : 1
     if (words[k] !== 'commit') continue
-    const found = firstMessage(words.slice(k + 1))
-    if (found !== undefined) message = found
+    message = firstMessage(words.slice(k + 1)) ?? message
   }
-  if (message === undefined) return undefined
-  const text = heredocBody(message) ?? message
-  if (/\$[({A-Za-z_]|`/.test(text)) return undefined
-  const first = text.split('\n').find((l) => l.trim() !== '')
-  return first === undefined ? undefined : first.trim()
+  const open = /^\$\(\s*cat\s+<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n/.exec(message)
+  const lines = message.slice(open?.[0].length).split('\n')
+  // Without a heredoc no line is its delimiter (`trim` gives a string, never undefined).
+  const end = lines.findIndex((l) => l.trim() === open?.[2])
+  const body = end < 0 ? lines : lines.slice(0, end)
+  return body.some((l) => /\$[({A-Za-z_]|`/.test(l)) ? undefined : body.find((l) => l.trim() !== '')?.trim()
 }
 
+/**
+ * The message the options of one `git commit` give: none at the end of the options or with a message
+ * from a file or another commit (`--`, `-F`, `--file`, `-C`, `-c`); the next word after `-m`, `-am`,
+ * `--message`; the rest of `-mText`, `--message=Text`; the first of these wins.
+ */
 function firstMessage(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? ''
-    // The end of the options, or a message from a file or another commit (`-F`, `--file`, `-C`, `-c`).
-    if (/^(?:--|-[FCc]|--file)$|^--file=/.test(a)) return undefined
-    if (a === '--message' || /^-[a-zA-Z]*m$/.test(a)) return args[i + 1]
-    if (a.startsWith('--message=')) return a.slice('--message='.length)
-    if (/^-m./.test(a)) return a.slice(2)
+  for (const [i, a] of args.entries()) {
+    const m = /^(?:(--|-[FCc]|--file|--file=[^]*)|--message|-[a-zA-Z]*m|(?:--message=|-m(?=.))([^]*))$/.exec(a)
+    if (m !== null) return m[1] === undefined ? (m[2] ?? args[i + 1]) : undefined
   }
   return undefined
-}
-
-/** The body of `$(cat <<'EOF' … EOF)`, or undefined for anything else. */
-function heredocBody(word: string): string | undefined {
-  const open = /^\$\(\s*cat\s+<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n/.exec(word)
-  if (open === null) return undefined
-  const delimiter = open[2] ?? ''
-  const lines = word.slice(open[0].length).split('\n')
-  const end = lines.findIndex((l) => l.trim() === delimiter)
-  return (end < 0 ? lines : lines.slice(0, end)).join('\n')
 }
 
 /**
@@ -152,9 +134,9 @@ export function pullRequestUrl(value: unknown, accessKey?: string): string | und
   if (typeof value !== 'string') return undefined
   const url = value.trim()
   if (url.length > MAX_URL) return undefined
-  const label = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?'
-  const m = new RegExp(`^(https?)://(${label}(?:\\.${label})*)(:\\d{1,5})?(/[A-Za-z0-9\\-._~!$&'()*+,;=:@%/]*)?(?:[?#][^\\s]*)?$`, 'i').exec(url)
+  // The scheme and host (each label 1 to 63 letters, digits or inner hyphens), the port, the path.
+  const m = /^(https?:\/\/[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(:\d{1,5})?(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)?(?:[?#]\S*)?$/i.exec(url)
   if (m === null) return undefined
-  const clean = `${(m[1] ?? '').toLowerCase()}://${(m[2] ?? '').toLowerCase()}${m[3] ?? ''}${m[4] ?? ''}`
+  const clean = (m[1] as string).toLowerCase() + m.slice(2).join('')
   return redactSecrets(clean, accessKey) === clean ? clean : undefined
 }

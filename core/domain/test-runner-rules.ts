@@ -1,9 +1,11 @@
 /**
- * The test runners' table (./test-runners reads it): RULES, for each command name, how its words are read,
- * as a string of JSON read on first use. Claude Code reads and checks every line of the module at every
- * start, and a table written as code costs it far more than the same table as one string (docs/performance.md,
- * "What each part costs"). A new runner is one line of it.
+ * The test runners' table (SPEC.md: tool.call, Bash, "If the command line names a test runner"):
+ * RULES_JSON, for each command name, how ./test-runners reads its words, as one string of JSON read on first
+ * use. Claude Code reads and checks every line of the module at every start, and a table written as code
+ * costs it far more than the same table as one string (docs/performance.md, "What each part costs"). A new
+ * runner is one line of it.
  */
+
 /**
  * How one command's words are read. A word list may hold `"script"` (a test script's name:
  * isTestScriptName) and `"/regex/"` entries (the run is named by the first group, or the whole match).
@@ -11,13 +13,15 @@
 export interface Rule {
   /** The program's own name in the run's name, when it differs from the command's (`gradlew` is `gradle`). */
   readonly as?: string
-  /** A reader of its own (READERS: `pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`); else `runner`, or `wrapper` with `wrap`. */
+  /** A reader of its own (identify's cases: `pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`); else `runner`, or `wrapper` with `wrap`. */
   readonly is?: string
   /**
-   * The first word that is not a flag picks: `1`, the run is named by that word; a word, by that word (an
-   * alias: `"t": "test"`); `0`, by the program alone; a rule, read on from there.
+   * The first word that is not a flag picks, by its spelling: a word, the run is named by the program and
+   * that word (`"test": "test"`, an alias `"t": "test"`); `""`, by the program alone; a rule, read on from
+   * there. A package manager's (`is: "pm"`) say what the subcommand does: `test`, `run`, `exec`,
+   * `workspace`, `workspaces`.
    */
-  readonly sub?: Readonly<Record<string, 0 | 1 | string | Rule>>
+  readonly sub?: Readonly<Record<string, string | Rule>>
   /** Any word (not a flag, not `NAME=value`) in this list is the run (a build tool's targets). */
   readonly any?: readonly string[]
   /** Only the first such word may be. */
@@ -31,11 +35,12 @@ export interface Rule {
   /** With no sub, any or first: the command runs tests, unless its first word is one of these. */
   readonly unless?: readonly string[]
   /**
-   * The flags that take a value: a wrapper's own, before the command it runs (a rule with `wrap` is a
-   * wrapper unless `is` says otherwise); with `sub`, the global flags before the subcommand (`cargo -C x test`).
+   * The flags that take a value (`"@NPX"`: a list of RULES_JSON): a wrapper's own, before the command it
+   * runs (a rule with `wrap` is a wrapper unless `is` says otherwise); with `sub`, the global flags before
+   * the subcommand (`cargo -C x test`); a reader's own (`node -r x`, `poetry run --name x`).
    */
   readonly wrap?: readonly string[]
-  /** A wrapper runs a command only after this first word (`bundle exec`, `op run`), and skips `skip` more. */
+  /** A wrapper runs a command only after this first word (`bundle exec`, `op run`), from the word `skip` (1 unless said) on. */
   readonly after?: readonly string[]
   readonly skip?: number
   /** A wrapper takes `NAME=value` words before the command (`env`). */
@@ -54,42 +59,39 @@ export interface Rule {
   readonly through?: string
 }
 
-// Flags that take a value, each set a list separated by spaces: shared by several rules of RULES (named there
-// as "@NPX", "@UV", "@PM"), and the sets test-runners.ts's own readers name ("@NODE", "@ENV", "@COVERAGE").
-export const FLAG_SETS: Readonly<Record<string, string>> = {
-  NPX: '-p --package --node-options --call --cache --userconfig -w --workspace',
-  UV: '--with -p --python --package --extra --group --directory --project --env-file --index --from -w',
-  PM: '--prefix -C --dir -w --workspace --filter -F --cwd --loglevel --userconfig --registry --cache',
-  NODE: '-r --require --import --loader --experimental-loader',
-  ENV: '-n --name --prefix -e --environment',
-  COVERAGE: '--rcfile --source --include --omit --data-file',
-}
-
 /**
- * The rules, by command name (`python3.12`, `pypy` and the like are read as `python`). Kept in groups:
- * runners by their own name; by a subcommand; by a target; readers of their own; wrappers.
+ * The rules, by command name (`python3.12`, `pypy` and the like are read as `python`). First the flag lists
+ * rules name with `@` in `wrap` (keys in capitals: never a command's name, which is read in lower case, each
+ * list separated by spaces); then in groups: runners by their own name; by a subcommand; by a target; readers
+ * of their own; wrappers.
  */
 const RULES_JSON = String.raw`{
-"jest":1, "mocha":1, "ava":1, "tap":1, "tape":1, "jasmine":1, "uvu":1, "qunit":1, "cucumber":1, "cucumber-js":{"as":"cucumber"},
-"web-test-runner":1, "wtr":{"as":"web-test-runner"}, "elm-test":1, "pytest":1, "py.test":{"as":"pytest"}, "tox":1, "nox":1, "nose2":1, "behave":1,
-"gotestsum":1, "rspec":1, "phpunit":1, "pest":1, "paratest":1, "ctest":1, "busted":1, "prove":1, "bats":1, "shellspec":1,
+"@NPX":"-p --package --node-options --call --cache --userconfig -w --workspace",
+"@UV":"--with -p --python --package --extra --group --directory --project --env-file --index --from -w",
+"@PM":"--prefix -C --dir -w --workspace --filter -F --cwd --loglevel --userconfig --registry --cache",
+"@NODE":"-r --require --import --loader --experimental-loader", "@ENV":"-n --name --prefix -e --environment",
+"@COVERAGE":"--rcfile --source --include --omit --data-file",
+
+"jest":{}, "mocha":{}, "ava":{}, "tap":{}, "tape":{}, "jasmine":{}, "uvu":{}, "qunit":{}, "cucumber":{}, "cucumber-js":{"as":"cucumber"},
+"web-test-runner":{}, "wtr":{"as":"web-test-runner"}, "elm-test":{}, "pytest":{}, "py.test":{"as":"pytest"}, "tox":{}, "nox":{}, "nose2":{}, "behave":{},
+"gotestsum":{}, "rspec":{}, "phpunit":{}, "pest":{}, "paratest":{}, "ctest":{}, "busted":{}, "prove":{}, "bats":{}, "shellspec":{},
 "vitest":{"unless":["bench","init","list"]},
 "ginkgo":{"unless":["bootstrap","generate","build","labels","outline","unfocus","version","help","config","install","repl"]},
 "wdio":{"unless":["bootstrap","generate","build","labels","outline","unfocus","version","help","config","install","repl"]},
 
-"go":{"sub":{"test":1}}, "deno":{"sub":{"test":1,"task":{"first":["script"]}}}, "swift":{"sub":{"test":1}}, "mix":{"sub":{"test":1}},
-"dotnet":{"sub":{"test":1,"vstest":"test"}}, "rebar3":{"sub":{"eunit":1,"ct":1}}, "stack":{"sub":{"test":1}},
-"cabal":{"sub":{"test":1,"v2-test":"test","new-test":"test"}}, "dart":{"sub":{"test":1}}, "flutter":{"sub":{"test":1}},
-"meson":{"sub":{"test":1}}, "ninja":{"sub":{"test":1,"check":1}}, "bazel":{"sub":{"test":1,"coverage":"test"}},
-"bazelisk":{"as":"bazel","sub":{"test":1,"coverage":"test"}}, "buck":{"sub":{"test":1}}, "buck2":{"as":"buck","sub":{"test":1}}, "pants":{"sub":{"test":1}},
-"playwright":{"sub":{"test":1}}, "cypress":{"sub":{"run":1}}, "karma":{"sub":{"start":0,"run":0}},
-"ng":{"sub":{"test":1,"t":"test","e2e":1}}, "react-scripts":{"sub":{"test":1}}, "hardhat":{"sub":{"test":1}},
-"forge":{"sub":{"test":1}}, "truffle":{"sub":{"test":1}}, "lein":{"sub":{"test":1}}, "nimble":{"sub":{"test":1}},
-"crystal":{"sub":{"spec":1}}, "dune":{"sub":{"test":1,"runtest":"test"}}, "gleam":{"sub":{"test":1}}, "scala-cli":{"sub":{"test":1}},
-"terraform":{"sub":{"test":1}}, "tofu":{"sub":{"test":1}}, "codecept":{"sub":{"run":1}}, "artisan":{"sub":{"test":1}},
-"rails":{"sub":{"test":1,"t":"test","test:system":"test","spec":1}}, "manage.py":{"sub":{"test":1}},
-"cargo":{"drop":"+","wrap":["--manifest-path","-Z","--color","--config","-C"],"is":"runner","sub":{"test":1,"t":"test","nextest":{"sub":{"run":0,"r":0}}}},
-"zig":{"sub":{"test":1,"build":{"any":["script"]}}},
+"go":{"sub":{"test":"test"}}, "deno":{"sub":{"test":"test","task":{"first":["script"]}}}, "swift":{"sub":{"test":"test"}}, "mix":{"sub":{"test":"test"}},
+"dotnet":{"sub":{"test":"test","vstest":"test"}}, "rebar3":{"sub":{"eunit":"eunit","ct":"ct"}}, "stack":{"sub":{"test":"test"}},
+"cabal":{"sub":{"test":"test","v2-test":"test","new-test":"test"}}, "dart":{"sub":{"test":"test"}}, "flutter":{"sub":{"test":"test"}},
+"meson":{"sub":{"test":"test"}}, "ninja":{"sub":{"test":"test","check":"check"}}, "bazel":{"sub":{"test":"test","coverage":"test"}},
+"bazelisk":{"as":"bazel","sub":{"test":"test","coverage":"test"}}, "buck":{"sub":{"test":"test"}}, "buck2":{"as":"buck","sub":{"test":"test"}}, "pants":{"sub":{"test":"test"}},
+"playwright":{"sub":{"test":"test"}}, "cypress":{"sub":{"run":"run"}}, "karma":{"sub":{"start":"","run":""}},
+"ng":{"sub":{"test":"test","t":"test","e2e":"e2e"}}, "react-scripts":{"sub":{"test":"test"}}, "hardhat":{"sub":{"test":"test"}},
+"forge":{"sub":{"test":"test"}}, "truffle":{"sub":{"test":"test"}}, "lein":{"sub":{"test":"test"}}, "nimble":{"sub":{"test":"test"}},
+"crystal":{"sub":{"spec":"spec"}}, "dune":{"sub":{"test":"test","runtest":"test"}}, "gleam":{"sub":{"test":"test"}}, "scala-cli":{"sub":{"test":"test"}},
+"terraform":{"sub":{"test":"test"}}, "tofu":{"sub":{"test":"test"}}, "codecept":{"sub":{"run":"run"}}, "artisan":{"sub":{"test":"test"}},
+"rails":{"sub":{"test":"test","t":"test","test:system":"test","spec":"spec"}}, "manage.py":{"sub":{"test":"test"}},
+"cargo":{"drop":"+","wrap":["--manifest-path","-Z","--color","--config","-C"],"is":"runner","sub":{"test":"test","t":"test","nextest":{"sub":{"run":"","r":""}}}},
+"zig":{"sub":{"test":"test","build":{"any":["script"]}}},
 "composer":{"sub":{"run":{"as":"composer","first":["script"]},"run-script":{"as":"composer","first":["script"]}},"first":["script"]},
 "turbo":{"sub":{"run":{"as":"turbo","any":["script"]}},"any":["script"]}, "lerna":{"sub":{"run":{"any":["script"]}}},
 "vue-cli-service":{"first":["script"]},
@@ -104,14 +106,16 @@ const RULES_JSON = String.raw`{
 "rake":{"any":["/^(test|spec)(?::[\\w:]+)?$/"]},
 "xcodebuild":{"any":["test","/^(test)-without-building$/"],"booleans":["-quiet","-verbose","-json","-allowProvisioningUpdates","-parallelizeTargets"]},
 
-"npm":{"is":"pm"}, "pnpm":{"is":"pm"}, "yarn":{"is":"pm"}, "bun":{"is":"pm"},
-"python":{"is":"python"}, "coverage":{"is":"coverage"}, "node":{"is":"node"}, "tsx":{"is":"node"},
+"npm":{"is":"pm","wrap":["@PM"],"sub":{"test":"test","t":"test","tst":"test","run":"run","run-script":"run","exec":"exec","x":"exec","dlx":"exec","it":"test","cit":"test","install-test":"test","install-ci-test":"test","clean-install-test":"test"}},
+"pnpm":{"is":"pm","wrap":["@PM"],"sub":{"test":"test","t":"test","tst":"test","run":"run","run-script":"run","exec":"exec","x":"exec","dlx":"exec"}}, "bun":{"is":"pm","wrap":["@PM"],"sub":{"test":"test","t":"test","tst":"test","run":"run","run-script":"run","exec":"exec","x":"exec","dlx":"exec"}},
+"yarn":{"is":"pm","wrap":["@PM"],"sub":{"test":"test","t":"test","tst":"test","run":"run","run-script":"run","exec":"exec","x":"exec","dlx":"exec","workspace":"workspace","workspaces":"workspaces"}},
+"python":{"is":"python"}, "coverage":{"is":"coverage","wrap":["@COVERAGE"]}, "node":{"is":"node","wrap":["@NODE"]}, "tsx":{"is":"node","wrap":["@NODE"]},
 "php":{"is":"script","wrap":["-d","-c","-I","-r"]}, "ruby":{"is":"script","wrap":["-d","-c","-I","-r"]},
 "sh":{"is":"shell"}, "bash":{"is":"shell"}, "zsh":{"is":"shell"}, "dash":{"is":"shell"}, "ksh":{"is":"shell"}, "fish":{"is":"shell"},
 "eval":{"is":"eval"}, "nx":{"is":"nx"},
-"poetry":{"is":"env"}, "pipenv":{"is":"env"}, "pdm":{"is":"env"}, "rye":{"is":"env"}, "pixi":{"is":"env"}, "conda":{"is":"env"},
-"mamba":{"is":"env"}, "micromamba":{"is":"env"}, "uv":{"is":"env","through":"tool"}, "mise":{"is":"env","after":["run","r"]},
-"hatch":{"is":"env","sub":{"test":1}},
+"poetry":{"is":"env","wrap":["@UV","@ENV"]}, "pipenv":{"is":"env","wrap":["@UV","@ENV"]}, "pdm":{"is":"env","wrap":["@UV","@ENV"]}, "rye":{"is":"env","wrap":["@UV","@ENV"]}, "pixi":{"is":"env","wrap":["@UV","@ENV"]}, "conda":{"is":"env","wrap":["@UV","@ENV"]},
+"mamba":{"is":"env","wrap":["@UV","@ENV"]}, "micromamba":{"is":"env","wrap":["@UV","@ENV"]}, "uv":{"is":"env","wrap":["@UV","@ENV"],"through":"tool"}, "mise":{"is":"env","wrap":["@UV","@ENV"],"after":["run","r"]},
+"hatch":{"is":"env","wrap":["@UV","@ENV"],"sub":{"test":"test"}},
 
 "time":{"wrap":["-f","-o","--format","--output"]}, "sudo":{"wrap":["-u","-g","-h","-p","-C","-D","-r","-t","-U","--user","--group"]},
 "doas":{"wrap":["-u","-C"]}, "env":{"wrap":["-u","-C","--unset","--chdir"],"assign":1}, "nice":{"wrap":["-n","--adjustment"]},
@@ -125,19 +129,20 @@ const RULES_JSON = String.raw`{
 "timeout":{"wrap":[],"duration":1}, "gtimeout":{"wrap":[],"duration":1},
 "npx":{"wrap":["@NPX"],"inner":"-c"}, "pnpx":{"wrap":["@NPX"]}, "bunx":{"wrap":["@NPX"]}, "uvx":{"wrap":["@UV"]},
 "pipx":{"wrap":["@UV"],"after":["run"]}, "bundle":{"wrap":[],"after":["exec"]}, "bundler":{"wrap":[],"after":["exec"]},
-"direnv":{"wrap":[],"after":["exec"],"skip":1}, "op":{"wrap":[],"after":["run"]}, "dotenvx":{"wrap":[],"after":["run"]},
+"direnv":{"wrap":[],"after":["exec"],"skip":2}, "op":{"wrap":[],"after":["run"]}, "dotenvx":{"wrap":[],"after":["run"]},
 "doppler":{"wrap":[],"after":["run"]}, "infisical":{"wrap":[],"after":["run"]}
 }`
 
-let rules: Readonly<Record<string, 1 | Rule>> | undefined
-const PYTHON = /^(?:python[0-9.]*|py|pypy[0-9.]*)$/
+let rules: Readonly<Record<string, Rule>> | undefined
 
 /** A table's own entry for `key` (never one Object.prototype has: `__proto__`, `toString`). */
 export const own = <T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined => (table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined)
 
 /** The rule for a command name (RULES_JSON is read on the first call). */
 export function ruleOf(name: string): Rule | undefined {
-  rules ??= JSON.parse(RULES_JSON) as Record<string, 1 | Rule>
-  const rule = own(rules, PYTHON.test(name) ? 'python' : name)
-  return rule === 1 ? {} : rule
+  rules ??= JSON.parse(RULES_JSON) as Record<string, Rule>
+  return own(rules, /^(?:python[0-9.]*|py|pypy[0-9.]*)$/.test(name) ? 'python' : name)
 }
+
+/** A rule's value flags (`wrap`), its lists ("@NPX") spelled out; read after ruleOf, which reads the table. */
+export const flagsOf = (list: readonly string[] = []): string[] => list.flatMap((f) => (own(rules, f) as string | undefined)?.split(' ') ?? [f])

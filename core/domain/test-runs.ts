@@ -62,41 +62,31 @@ interface Analysis {
   readonly pipedOrBackground: boolean
 }
 
-/** Commands that never fail, so a failure after them is still the run's. */
-const NEVER_FAIL = new Set(['echo', 'printf', 'true', ':'])
-
 function analyze(command: string, depth: number): Analysis {
   const line = commandsOf(command, depth)
   const runs: TestCommand[] = []
   let pipedOrBackground = line.pipedOrBackground
-  const n = line.commands.length
-  // The last list starts after the last ';' or '&'; its runs are decisive only when `&&` alone joins it.
-  let lastList = 0
-  for (let k = 0; k < n - 1; k++) if (line.links[k] === ';' || line.links[k] === '&') lastList = k + 1
-  const joined = line.links.slice(lastList, n - 1).every((l) => l === '&&')
-  // The last command that may fail: a failure says a run failed only when no such command follows it.
-  const loud = line.commands.findLastIndex((c) => c.negated || !NEVER_FAIL.has(commandName(c.words[0] ?? '')))
+  // The last list starts after the last ';' or '&' between commands; its runs are decisive only when `&&` alone joins it.
+  const links = line.links.slice(0, -1)
+  const lastList = links.findLastIndex((l) => l === ';' || l === '&') + 1
+  const joined = links.slice(lastList).every((l) => l === '&&')
+  // The last command that may fail (not `echo`, `printf`, `true`, `:`): a failure says a run failed only when no such command follows it.
+  const loud = line.commands.findLastIndex((c) => c.negated || !/^(?:echo|printf|true|:)$/.test(commandName(c.words[0] ?? '')))
 
   for (const [r, cmd] of line.commands.entries()) {
     const found = identify(cmd.words, depth)
-    if (found.background) pipedOrBackground = true
-    if (found.runner === undefined && found.inner === undefined) continue
     const decisive = r >= lastList && joined && !cmd.negated
-    const outerSucceeded: TestCommand['ifSucceeded'] = decisive ? 'passed' : 'unknown'
-    const outerFailed: TestCommand['ifFailed'] = decisive && r >= loud ? 'failed' : 'unknown'
-    if (found.runner !== undefined) runs.push({ runner: found.runner, ifSucceeded: outerSucceeded, ifFailed: outerFailed })
+    /** A run of this command, with its results when the command's own exit status said `ok` or `bad`. */
+    const add = (runner: string, ok: TestCommand['ifSucceeded'], bad: TestCommand['ifFailed']): number =>
+      runs.push({ runner, ifSucceeded: decisive ? ok : 'unknown', ifFailed: decisive && r >= loud ? bad : 'unknown' })
+    if (found.background) pipedOrBackground = true
+    if (found.runner !== undefined) add(found.runner, 'passed', 'failed')
     if (found.inner !== undefined && depth < MAX_DEPTH) {
       const inner = analyze(found.inner, depth + 1)
-      if (inner.pipedOrBackground) pipedOrBackground = true
-      for (const run of inner.runs) {
-        runs.push({
-          runner: run.runner,
-          ifSucceeded: outerSucceeded === 'passed' ? run.ifSucceeded : 'unknown',
-          ifFailed: outerFailed === 'failed' ? run.ifFailed : 'unknown',
-        })
-      }
+      pipedOrBackground ||= inner.pipedOrBackground
+      for (const run of inner.runs) add(run.runner, run.ifSucceeded, run.ifFailed)
     }
   }
   // A piped or background run's exit status is not the run's (SPEC.md: result unknown).
-  return { runs: pipedOrBackground ? runs.map((r) => ({ runner: r.runner, ifSucceeded: 'unknown', ifFailed: 'unknown' })) : runs, pipedOrBackground }
+  return { runs: pipedOrBackground ? runs.map(({ runner }) => ({ runner, ifSucceeded: 'unknown', ifFailed: 'unknown' })) : runs, pipedOrBackground }
 }
