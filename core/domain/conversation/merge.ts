@@ -47,10 +47,8 @@ export function mergeConversation(selfKey: string, self: ConversationRecord, sto
     for (const entry of unseen(key, r, cursors, seen)) pending.push({ record: key, entry })
   }
   pending.sort((a, b) => a.entry.at - b.entry.at || a.entry.n - b.entry.n)
-  const id = idOf(all)
   return defined({
-    conversationId: id?.id,
-    idSince: id?.since ?? 0,
+    ...idOf(all),
     ...top,
     cursors,
     heads: headsOf(all),
@@ -86,7 +84,7 @@ function pick<T extends object, S extends string>(o: T, names: S): Partial<Pick<
 
 /** `b` when it is newer (`at`, epoch ms) than `a` or `a` is undefined; else `a`. */
 function newer<T extends { readonly at: number }>(a: T | undefined, b: T | undefined): T | undefined {
-  return b !== undefined && (a === undefined || b.at > a.at) ? b : a
+  return b && (!a || b.at > a.at) ? b : a
 }
 
 /**
@@ -96,18 +94,22 @@ function newer<T extends { readonly at: number }>(a: T | undefined, b: T | undef
  */
 function unseen(key: string, r: ConversationRecord, cursors: Readonly<Record<string, number>>, seen: Set<string>): Entry[] {
   return r.entries.filter((e) => {
-    const from = e.from ?? key
-    const id = `${from}#${e.n}`
-    if (e.n <= (cursors[from] ?? 0) || seen.has(id)) return false
+    const id = `${e.from ?? key}#${e.n}`
+    if (!isPending(key, e, cursors) || seen.has(id)) return false
     seen.add(id)
     return true
   })
 }
 
+/** Whether `x`, an entry or the notes of the record stored under `key`, is above the cursor of the record that numbered it. */
+function isPending(key: string, x: { readonly n: number; readonly from?: string }, cursors: Readonly<Record<string, number>>): boolean {
+  return x.n > (cursors[x.from ?? key] ?? 0)
+}
+
 /** The notes of `r`, stored under `key`, with `from` (`key` for its own), while pending under `cursors`; else undefined. */
 function notesOf(key: string, r: ConversationRecord, cursors: Readonly<Record<string, number>>): Notes | undefined {
-  const from = r.notes?.from ?? key
-  return r.notes !== undefined && r.notes.n > (cursors[from] ?? 0) ? { ...r.notes, from } : undefined
+  const { notes } = r
+  return notes && isPending(key, notes, cursors) ? { ...notes, from: notes.from ?? key } : undefined
 }
 
 /** Per numbering record, the highest number the records hold (see ConversationView.heads). */
@@ -136,16 +138,17 @@ function raised(into: Record<string, number>, numbers: Readonly<Record<string, n
  * created earliest (by the load time of the record that created it) wins, ties by the smaller id.
  */
 export function conversationIdOf(all: ReadonlyMap<string, ConversationRecord>): ConversationId | undefined {
-  return idOf(all)?.id
+  return idOf(all).conversationId
 }
 
-function idOf(all: ReadonlyMap<string, ConversationRecord>): { id: ConversationId; since: number } | undefined {
-  let best: { since: number; id: ConversationId } | undefined
+/** The winning id and where it came from (ConversationView's `conversationId` and `idSince`); `{ idSince: 0 }` without records. */
+function idOf(all: ReadonlyMap<string, ConversationRecord>): { conversationId?: ConversationId; idSince: number } {
+  let best: { conversationId: ConversationId; idSince: number } | undefined
   for (const [key, r] of all) {
     const since = r.idSince > 0 ? r.idSince : (parseRecordKey(key)?.loadTime ?? Number.MAX_SAFE_INTEGER)
-    if (best === undefined || since < best.since || (since === best.since && r.conversationId < best.id)) best = { since, id: r.conversationId }
+    if (!best || since < best.idSince || (since === best.idSince && r.conversationId < best.conversationId)) best = { conversationId: r.conversationId, idSince: since }
   }
-  return best
+  return best ?? { idSince: 0 }
 }
 
 /**
@@ -156,8 +159,8 @@ function idOf(all: ReadonlyMap<string, ConversationRecord>): { id: ConversationI
 export function absorb(self: ConversationRecord, view: ConversationView, savedAt: number): ConversationRecord {
   // Past the cap, the cursors of records no longer in the store go first: dropping a live one
   // would make its handed-off work pending again.
-  const live = (k: string) => (view.heads[k] !== undefined ? 0 : 1)
-  const cursors = Object.fromEntries(Object.entries(view.cursors).sort((a, b) => live(a[0]) - live(b[0])).slice(0, MAX_CURSORS))
+  const gone = ([k]: [string, number]) => (view.heads[k] === undefined ? 1 : 0)
+  const cursors = Object.fromEntries(Object.entries(view.cursors).sort((a, b) => gone(a) - gone(b)).slice(0, MAX_CURSORS))
   return {
     ...self,
     // What the whole conversation knows: its times, and its status and active session when it has them.
@@ -194,9 +197,8 @@ export function markHandedOff(
 ): ConversationRecord {
   const cursors = raised({ ...view.cursors }, sent?.heads ?? headsOf(new Map(records).set(selfKey, self)))
   // Only what is still pending stays in this record (handed-off work or notes would never count again).
-  const merged = keptAfterHandoff(absorb(self, { ...view, cursors }, at), selfKey, cursors)
   return {
-    ...merged,
+    ...keptAfterHandoff(absorb(self, { ...view, cursors }, at), selfKey, cursors),
     // The claim winner's handoff opens the next segment. Claude's own end_session took no claim, so
     // it leaves the segment alone: processes handing off at that moment still claim the same one.
     segment: sent === undefined ? view.segment : Math.max(view.segment, sent.segment) + 1,
@@ -225,6 +227,6 @@ export function ownWork(self: ConversationRecord, selfKey: string): { work: Work
 export function fold(self: ConversationRecord, otherKey: string, other: ConversationRecord, view: ConversationView): ConversationRecord {
   // The caller's own entries are held under '.', a folded copy's under the record that recorded it.
   const held = new Set(self.entries.map((e) => `${e.from ?? '.'}#${e.n}`))
-  const entries = [...self.entries, ...unseen(otherKey, other, view.cursors, held).map((e) => ({ ...e, from: e.from ?? otherKey }))]
-  return defined({ ...self, entries: entries.slice(-MAX_ENTRIES), notes: newer(self.notes, notesOf(otherKey, other, view.cursors)) })
+  const entries = [...self.entries, ...unseen(otherKey, other, view.cursors, held).map((e) => ({ ...e, from: e.from ?? otherKey }))].slice(-MAX_ENTRIES)
+  return defined({ ...self, entries, notes: newer(self.notes, notesOf(otherKey, other, view.cursors)) })
 }
