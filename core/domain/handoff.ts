@@ -96,10 +96,10 @@ function counted(n: number, noun: string): string {
   return `${n || 'no'} ${noun}${n === 1 ? '' : 's'}`
 }
 
-/** The first `max` of `lines`, then `and N more <noun>s` for the rest. */
-function capped(lines: readonly string[], max: number, noun: string): string[] {
+/** The first `max` of `lines`, then `<and>N more <noun>s` for the rest (`and`: `and ` unless given). */
+function capped(lines: readonly string[], max: number, noun: string, and = 'and '): string[] {
   const more = lines.length - max
-  return more > 0 ? [...lines.slice(0, max), `and ${counted(more, noun)}`] : [...lines]
+  return more > 0 ? [...lines.slice(0, max), `${and}${counted(more, noun)}`] : [...lines]
 }
 
 function whatChanged(w: SaneWork): string {
@@ -125,8 +125,8 @@ function whatsNext(w: SaneWork, notes: string): string {
       [`Review this session's changes in ${shas.length === 1 ? 'commit' : 'commits'}`, shas, 'commit'],
       ['Rerun the test runs whose result is unknown:', byState('unknown'), 'runner'],
     ] as const
-  ).find((row) => row[1].length > 0) ?? ['', [], '']
-  return nextStepsOf(notes) ?? (opening ? `${opening} ${named(items, `more ${more}`)}.` : 'Nothing is left to pick up from this session: its test runs passed.')
+  ).find((row) => row[1].length > 0) ?? ['Nothing is left to pick up from this session: its test runs passed.']
+  return nextStepsOf(notes) ?? (items ? `${opening} ${named(items, `more ${more}`)}.` : opening)
 }
 
 /** `{ watch_out_for }` naming the failing and the recovered runners, when a test run failed; else `{}`. */
@@ -226,17 +226,19 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
   // the project, runner names without secrets, and pull request URLs without credentials are sent.
   // A path is sent as it is, but the access key never: a file named after it is sent with the key redacted.
   const files = list(o['files']).flatMap((p) => (typeof p === 'string' && isProjectRelative(p) && line(redactAccessKey(p, accessKey), MAX_PATH)) || [])
-  const commits = list(o['commits']).flatMap((c) => {
-    const r = fields(c)
-    const sha = typeof r['sha'] === 'string' ? r['sha'].trim().toLowerCase() : ''
-    // cleanSubject gives '' for anything but a string.
-    return /^[0-9a-f]{4,64}$/.test(sha) ? [{ sha, subject: cleanSubject(r['subject'] as string, accessKey) }] : []
-  })
-  const tests = list(o['tests']).flatMap((t) => {
-    const r = fields(t)
-    const named = line(r['runner'], MAX_RUNNER)
-    return named ? [{ runner: redactSecrets(named, accessKey), result: RESULTS.includes(r['result']) ? (r['result'] as TestResult) : 'unknown' }] : []
-  })
+  const commits = list(o['commits'])
+    .map(fields)
+    .flatMap(({ sha, subject }) => {
+      const hash = typeof sha === 'string' ? sha.trim().toLowerCase() : ''
+      // cleanSubject gives '' for anything but a string.
+      return /^[0-9a-f]{4,64}$/.test(hash) ? [{ sha: hash, subject: cleanSubject(subject as string, accessKey) }] : []
+    })
+  const tests = list(o['tests'])
+    .map(fields)
+    .flatMap(({ runner, result }) => {
+      const name = line(runner, MAX_RUNNER)
+      return name ? [{ runner: redactSecrets(name, accessKey), result: RESULTS.includes(result) ? (result as TestResult) : 'unknown' }] : []
+    })
   const links = list(o['links']).flatMap((l) => pullRequestUrl(l, accessKey) ?? [])
   return { files: [...new Set(files)], commits, tests, links: [...new Set(links)] }
 }
@@ -268,7 +270,6 @@ function runnerStates(tests: readonly Run[]): (state: Tally['state'], show?: (r:
 
 /** `a, b, c, d, e and 3 more files` (at most MAX_NAMED named; `more`: `more file`). */
 function named(items: readonly string[], more: string): string {
-  const rest = items.length - MAX_NAMED
-  if (rest > 0) return `${items.slice(0, MAX_NAMED).join(', ')} and ${counted(rest, more)}`
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+  const shown = capped(items, MAX_NAMED, more, '')
+  return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`
 }
