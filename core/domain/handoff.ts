@@ -25,7 +25,6 @@ export const MAX_NAMED = 5
 /** A longer path is cut (with `…`). */
 export const MAX_PATH = 300
 const MAX_RUNNER = 100
-const MAX_URL = 2_000
 
 /** The arguments of `end_session`. */
 export interface HandoffPayload {
@@ -93,7 +92,7 @@ export function countsSentence(files: number, commits: number, tests: number): s
 
 /** `no files`, `1 file`, `3 files`: `n` and `noun`, plural unless `n` is 1. */
 function counted(n: number, noun: string): string {
-  return `${n || 'no'} ${noun}${n === 1 ? '' : 's'}`
+  return `${n === 0 ? 'no' : n} ${noun}${n === 1 ? '' : 's'}`
 }
 
 /** The first `max` of `lines`, then `<and>N more <noun>s` for the rest (`and`: `and ` unless given). */
@@ -175,7 +174,7 @@ export function nextStepsOf(notes: string): string | undefined {
 
 const NEXT_PHRASE = /^(?:(?:suggested|recommended|possible|remaining|proposed|immediate|open|your)\s+)?next\s+(?:steps?|up)\b/i
 
-/** A line that ends a section: a heading, a rule, a bold-only or bold-labelled line, a `Label:` line (or a setext heading's text). */
+/** A line that ends a section: a heading, a rule, a bold-only or bold-labelled line, a `Label:` line (a setext heading's text line, too, tested apart). */
 const SECTION_BREAK = /^\s{0,3}#{1,6}\s|^\s{0,3}([-*_])(?:\s*\1){2,}\s*$|^\s*(\*\*|__)[^*_\n]+?(?::\s*\2|\2\s*:|\2\s*$)|^[A-Z][\w' -]{0,40}:\s*$/
 
 /** The heading's inline text ('' for none) when line `i` opens a next-steps section; else undefined. */
@@ -187,7 +186,7 @@ function nextStepsHeading(lines: readonly string[], i: number): string | undefin
     const m = NEXT_PHRASE.exec(words)
     return !!m && words.length - m[0].length <= slack
   }
-  // Each group named below always takes part in a match.
+  // The groups read below take part in every match, so none is undefined.
   const atx = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
   if (atx) return isNext(atx[1]!, 40) ? '' : undefined
   const bold = /^\s*(\*\*|__)(.+?)\1\s*:?\s*(.*)$/.exec(line)

@@ -32,6 +32,7 @@ export function mergeConversation(selfKey: string, self: ConversationRecord, sto
   const records = [...all.values()]
   const cursors: Record<string, number> = {}
   for (const r of records) raised(cursors, r.cursors)
+  // Each of HIGHEST as the highest any record holds.
   const top = Object.fromEntries(HIGHEST.split(' ').map((f) => [f, Math.max(0, ...records.map((r) => r[f as keyof typeof top]))])) as Record<Names<typeof HIGHEST>, number>
   let othersBriefSavedAt = 0
   let status: ConversationView['status']
@@ -47,6 +48,7 @@ export function mergeConversation(selfKey: string, self: ConversationRecord, sto
     for (const entry of unseen(key, r, cursors, seen)) pending.push({ record: key, entry })
   }
   pending.sort((a, b) => a.entry.at - b.entry.at || a.entry.n - b.entry.n)
+  // The optional fields (the id, notes, status, active session) are left out when there is none.
   return defined({
     ...idOf(all),
     ...top,
@@ -89,8 +91,8 @@ function newer<T extends { readonly at: number }>(a: T | undefined, b: T | undef
 
 /**
  * The entries of `r`, stored under `key`, still pending under `cursors` (above the cursor of the record
- * that recorded them), each piece of work once: `seen` holds `<that record>#<n>` of those already taken,
- * and takes these.
+ * that recorded them), each piece of work once (a folded copy and its original, when the idle record came
+ * back, are one): `seen` holds `<that record>#<n>` of those already taken, and takes these.
  */
 function unseen(key: string, r: ConversationRecord, cursors: Readonly<Record<string, number>>, seen: Set<string>): Entry[] {
   return r.entries.filter((e) => {
