@@ -25,7 +25,6 @@ export const MAX_NAMED = 5
 /** A longer path is cut (with `…`). */
 export const MAX_PATH = 300
 const MAX_RUNNER = 100
-const MAX_URL = 2_000
 
 /** The arguments of `end_session`. */
 export interface HandoffPayload {
@@ -52,15 +51,15 @@ export function buildHandoff(venture: Venture, work: Work, notes?: string, acces
   const project = typeof venture === 'string' ? venture : ''
   try {
     const w = sanitize(work, accessKey)
-    const cleaned = typeof notes === 'string' ? cleanNotes(notes, accessKey) : ''
-    const watch = watchOutFor(w.tests)
+    // cleanNotes gives '' for anything but a string.
+    const cleaned = cleanNotes(notes as string, accessKey)
     return {
       venture: project,
       what_i_did: whatIDid(w, cleaned),
       what_changed: whatChanged(w),
       whats_next: whatsNext(w, cleaned),
-      links: links(w),
-      ...(watch === undefined ? {} : { watch_out_for: watch }),
+      links: [...new Set([...w.links, ...w.files])].slice(0, MAX_LINKS),
+      ...watchOutFor(w.tests),
     }
   } catch {
     return { venture: project, what_i_did: 'Worked in a Claude Code session.', what_changed: '', whats_next: '', links: [] }
@@ -71,10 +70,13 @@ export function buildHandoff(venture: Venture, work: Work, notes?: string, acces
 // The fields
 
 function whatIDid(w: SaneWork, notes: string): string {
-  const parts = [countsSentence(w.files.length, w.commits.length, w.tests.length)]
-  if (w.tests.length > 0) parts.push(['Test runs:', ...capped(w.tests.map(runLine), MAX_RUN_LINES, 'more test run')].join('\n'))
-  if (notes !== '') parts.push(`Agent notes:\n${notes}`)
-  return parts.join('\n\n')
+  return [
+    countsSentence(w.files.length, w.commits.length, w.tests.length),
+    w.tests.length > 0 && ['Test runs:', ...capped(w.tests.map(runLine), MAX_RUN_LINES, 'more test run')].join('\n'),
+    notes && `Agent notes:\n${notes}`,
+  ]
+    .filter(Boolean)
+    .join('\n\n')
 }
 
 /** `npm test: passed`, `pytest: failed`, `go test: result unknown`. */
@@ -84,8 +86,8 @@ export function runLine(run: { readonly runner: string; readonly result: TestRes
 
 /** `Edited 2 files, made 1 commit and ran the tests 3 times.` */
 export function countsSentence(files: number, commits: number, tests: number): string {
-  const ran = tests === 0 ? 'ran no tests' : tests === 1 ? 'ran the tests once' : `ran the tests ${tests} times`
-  return `Edited ${counted(files, 'file')}, made ${counted(commits, 'commit')} and ${ran}.`
+  const ran = tests === 0 ? 'no tests' : tests === 1 ? 'the tests once' : `the tests ${tests} times`
+  return `Edited ${counted(files, 'file')}, made ${counted(commits, 'commit')} and ran ${ran}.`
 }
 
 /** `no files`, `1 file`, `3 files`: `n` and `noun`, plural unless `n` is 1. */
@@ -93,10 +95,10 @@ function counted(n: number, noun: string): string {
   return `${n === 0 ? 'no' : n} ${noun}${n === 1 ? '' : 's'}`
 }
 
-/** The first `max` of `lines`, then `and N more <noun>s` for the rest. */
-function capped(lines: readonly string[], max: number, noun: string): string[] {
+/** The first `max` of `lines`, then `<and>N more <noun>s` for the rest (`and`: `and ` unless given). */
+function capped(lines: readonly string[], max: number, noun: string, and = 'and '): string[] {
   const more = lines.length - max
-  return more > 0 ? [...lines.slice(0, max), `and ${counted(more, noun)}`] : [...lines]
+  return more > 0 ? [...lines.slice(0, max), `${and}${counted(more, noun)}`] : [...lines]
 }
 
 function whatChanged(w: SaneWork): string {
@@ -104,43 +106,40 @@ function whatChanged(w: SaneWork): string {
     ...capped(w.files.map((p) => `edited ${p}`), MAX_CHANGED_FILES, 'more file'),
     ...capped(w.commits.map((c) => `commit ${c.sha} ${c.subject}`.trimEnd()), MAX_CHANGED_COMMITS, 'more commit'),
   ]
-  return lines.length > 0 ? lines.join('\n') : 'No files edited and no commits.'
+  return lines.join('\n') || 'No files edited and no commits.'
 }
 
 /**
  * SPEC.md: the notes' "Next steps" or "Next up" section; without one, `Fix the failing test runs: …`,
  * or `Review this session's changes to …`. Beyond SPEC.md: commits alone are named by hash; runs alone
- * ask to rerun the unknown ones, or say there is nothing left.
+ * ask to rerun the unknown ones, or say there is nothing left. The first of these with something to name wins.
  */
 function whatsNext(w: SaneWork, notes: string): string {
-  const section = nextStepsOf(notes)
-  if (section !== undefined) return section
-  const failing = runnersWhere(w.tests, 'failing')
-  if (failing.length > 0) return `Fix the failing test runs: ${named(failing, 'more runner')}.`
-  if (w.files.length > 0) return `Review this session's changes to ${named(w.files, 'more file')}.`
-  if (w.commits.length > 0) return `Review this session's changes in ${w.commits.length === 1 ? 'commit' : 'commits'} ${named(w.commits.map((c) => c.sha), 'more commit')}.`
-  const unknown = runnersWhere(w.tests, 'unknown')
-  if (unknown.length > 0) return `Rerun the test runs whose result is unknown: ${named(unknown, 'more runner')}.`
-  return 'Nothing is left to pick up from this session: its test runs passed.'
+  const shas = w.commits.map((c) => c.sha)
+  const byState = runnerStates(w.tests)
+  const [opening, items, more] = (
+    [
+      ['Fix the failing test runs:', byState('failing'), 'runner'],
+      ["Review this session's changes to", w.files, 'file'],
+      [`Review this session's changes in ${shas.length === 1 ? 'commit' : 'commits'}`, shas, 'commit'],
+      ['Rerun the test runs whose result is unknown:', byState('unknown'), 'runner'],
+    ] as const
+  ).find((row) => row[1].length > 0) ?? ['Nothing is left to pick up from this session: its test runs passed.']
+  return nextStepsOf(notes) ?? (items ? `${opening} ${named(items, `more ${more}`)}.` : opening)
 }
 
-function watchOutFor(tests: readonly Run[]): string | undefined {
-  if (!tests.some((t) => t.result === 'failed')) return undefined
-  const parts: string[] = []
-  for (const [which, opening] of [['failing', 'Failing test runs'], ['recovered', 'Failed earlier in the session, then passed']] as const) {
-    const runners = runnersWhere(tests, which)
-    if (runners.length > 0) parts.push(`${opening}: ${runners.map((r) => `${r} (${failedCount(tests, r)})`).join(', ')}.`)
-  }
-  return parts.join(' ')
-}
-
-function failedCount(tests: readonly Run[], runner: string): string {
-  const mine = tests.filter((t) => t.runner === runner)
-  return `failed ${mine.filter((t) => t.result === 'failed').length} of ${counted(mine.length, 'run')}`
-}
-
-function links(w: SaneWork): string[] {
-  return [...new Set([...w.links, ...w.files])].slice(0, MAX_LINKS)
+/** `{ watch_out_for }` naming the failing and the recovered runners, when a test run failed; else `{}`. */
+function watchOutFor(tests: readonly Run[]): { watch_out_for?: string } {
+  const byState = runnerStates(tests)
+  const described = (r: Tally): string => `${r.name} (failed ${r.failed} of ${counted(r.runs, 'run')})`
+  const parts = (
+    [
+      ['Failing test runs', byState('failing', described)],
+      ['Failed earlier in the session, then passed', byState('recovered', described)],
+    ] as const
+  ).flatMap(([opening, runners]) => (runners.length > 0 ? `${opening}: ${runners.join(', ')}.` : []))
+  // A failed run leaves its runner failing or recovered, so parts is empty only when none failed.
+  return parts.length > 0 ? { watch_out_for: parts.join(' ') } : {}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,26 +154,28 @@ function links(w: SaneWork): string[] {
 export function nextStepsOf(notes: string): string | undefined {
   try {
     // Anything but a string throws here and gives undefined.
-    const lines = notes.replace(/\r\n?/g, '\n').split('\n')
+    const lines = notes.split(/\r\n?|\n/)
     let found: string | undefined
     for (let i = 0; i < lines.length; i++) {
       const inline = nextStepsHeading(lines, i)
       if (inline === undefined) continue
-      const body = [inline]
-      let j = i + 1
-      if (isSetextUnderline(lines, j)) j += 1
-      for (; j < lines.length && !isSectionBreak(lines, j); j++) body.push(lines[j] ?? '')
-      const text = body.join('\n').trim()
-      if (text !== '') found = text
+      // The body starts under the heading (and its setext underline) and ends before a line that ends a section.
+      const start = i + (isSetextUnderline(lines, i + 1) ? 2 : 1)
+      let j = start
+      while (j < lines.length && !(SECTION_BREAK.test(lines[j]!) || isSetextUnderline(lines, j + 1))) j++
+      found = [inline, ...lines.slice(start, j)].join('\n').trim() || found
       i = j - 1
     }
-    return found === undefined ? undefined : capText(found, NOTES_LIMIT)
+    return found && capText(found, NOTES_LIMIT)
   } catch {
     return undefined
   }
 }
 
 const NEXT_PHRASE = /^(?:(?:suggested|recommended|possible|remaining|proposed|immediate|open|your)\s+)?next\s+(?:steps?|up)\b/i
+
+/** A line that ends a section: a heading, a rule, a bold-only or bold-labelled line, a `Label:` line (a setext heading's text line, too, tested apart). */
+const SECTION_BREAK = /^\s{0,3}#{1,6}\s|^\s{0,3}([-*_])(?:\s*\1){2,}\s*$|^\s*(\*\*|__)[^*_\n]+?(?::\s*\2|\2\s*:|\2\s*$)|^[A-Z][\w' -]{0,40}:\s*$/
 
 /** The heading's inline text ('' for none) when line `i` opens a next-steps section; else undefined. */
 function nextStepsHeading(lines: readonly string[], i: number): string | undefined {
@@ -183,35 +184,21 @@ function nextStepsHeading(lines: readonly string[], i: number): string | undefin
   const isNext = (t: string, slack: number): boolean => {
     const words = t.replace(/^[^\p{L}]+/u, '').replace(/[\s:.!*_]+$/u, '')
     const m = NEXT_PHRASE.exec(words)
-    return m !== null && words.length - m[0].length <= slack
+    return !!m && words.length - m[0].length <= slack
   }
+  // The groups read below take part in every match, so none is undefined.
   const atx = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
-  if (atx !== null) return isNext(atx[1] ?? '', 40) ? '' : undefined
+  if (atx) return isNext(atx[1]!, 40) ? '' : undefined
   const bold = /^\s*(\*\*|__)(.+?)\1\s*:?\s*(.*)$/.exec(line)
-  if (bold !== null) return isNext(bold[2] ?? '', 40) ? (bold[3] ?? '').trim() : undefined
+  if (bold) return isNext(bold[2]!, 40) ? bold[3]!.trim() : undefined
   const label = /^\s*([^:]{1,60}):\s*(.*)$/.exec(line)
-  if (label !== null && isNext(label[1] ?? '', 0)) return (label[2] ?? '').trim()
-  if (isSetextUnderline(lines, i + 1) && isNext(line, 40)) return ''
-  return undefined
+  if (label && isNext(label[1]!, 0)) return label[2]!.trim()
+  return isSetextUnderline(lines, i + 1) && isNext(line, 40) ? '' : undefined
 }
 
-/** `===` or `---` under a non-blank line that is not a list item. */
+/** `===` or `---` on line `j`, under a non-blank line that is not a list item. */
 function isSetextUnderline(lines: readonly string[], j: number): boolean {
-  const under = lines[j]
-  const above = lines[j - 1]
-  if (under === undefined || above === undefined || above.trim() === '') return false
-  if (/^\s*(?:[-*+]|\d+[.)])\s/.test(above)) return false
-  return /^\s{0,3}(?:=+|-+)\s*$/.test(under)
-}
-
-/** A line that ends a section: a heading, a bold-only or bold-labelled line, a `Label:` line, a rule. */
-function isSectionBreak(lines: readonly string[], j: number): boolean {
-  const line = lines[j] ?? ''
-  if (/^\s{0,3}#{1,6}\s/.test(line)) return true
-  if (/^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/.test(line)) return true
-  if (/^\s*(\*\*|__)[^*_\n]+?(?::\s*\1|\1\s*:|\1\s*$)/.test(line)) return true
-  if (/^[A-Z][\w' -]{0,40}:\s*$/.test(line)) return true
-  return isSetextUnderline(lines, j + 1)
+  return /^\s{0,3}(?:=+|-+)\s*$/.test(lines[j] ?? '') && /^(?!\s*(?:[-*+]|\d+[.)])\s)\s*\S/.test(lines[j - 1] ?? '')
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -224,7 +211,7 @@ interface SaneWork {
   readonly links: string[]
 }
 
-const RESULTS: readonly TestResult[] = ['passed', 'failed', 'unknown']
+const RESULTS: readonly unknown[] = ['passed', 'failed', 'unknown'] satisfies TestResult[]
 
 /** The work with every value checked, single-line and bounded (the store's values are not trusted). */
 function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
@@ -232,48 +219,56 @@ function sanitize(work: unknown, accessKey: string | undefined): SaneWork {
   const fields = (v: unknown): Record<string, unknown> => object(v) ?? {}
   const o = fields(work)
   const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
-  const line = (v: unknown, max: number): string | undefined => {
-    if (typeof v !== 'string') return undefined
-    const t = v.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
-    return t === '' ? undefined : capText(t, max)
-  }
-  const unique = <T>(xs: T[]): T[] => [...new Set(xs)]
+  /** `v` on one line (control characters as spaces), trimmed and capped at `max`; '' for anything but a string. */
+  const line = (v: unknown, max: number): string => (typeof v === 'string' ? capText(v.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim(), max) : '')
   // Paths, runners and links may come from the store, which any program can write: only paths inside
   // the project, runner names without secrets, and pull request URLs without credentials are sent.
   // A path is sent as it is, but the access key never: a file named after it is sent with the key redacted.
-  const files = unique(list(o['files']).flatMap((p) => (typeof p === 'string' && isProjectRelative(p) ? (line(redactAccessKey(p, accessKey), MAX_PATH) ?? []) : [])))
-  const commits = list(o['commits']).flatMap((c) => {
-    const r = fields(c)
-    const sha = typeof r['sha'] === 'string' ? r['sha'].trim().toLowerCase() : ''
-    if (!/^[0-9a-f]{4,64}$/.test(sha)) return []
-    return [{ sha, subject: typeof r['subject'] === 'string' ? cleanSubject(r['subject'], accessKey) : '' }]
-  })
-  const tests = list(o['tests']).flatMap((t) => {
-    const r = fields(t)
-    const named = line(r['runner'], MAX_RUNNER)
-    return named === undefined ? [] : [{ runner: redactSecrets(named, accessKey), result: RESULTS.find((x) => x === r['result']) ?? 'unknown' }]
-  })
-  const links = unique(list(o['links']).flatMap((l) => pullRequestUrl(l, accessKey) ?? []))
-  return { files, commits, tests, links }
+  const files = list(o['files']).flatMap((p) => (typeof p === 'string' && isProjectRelative(p) && line(redactAccessKey(p, accessKey), MAX_PATH)) || [])
+  const commits = list(o['commits'])
+    .map(fields)
+    .flatMap(({ sha, subject }) => {
+      const hash = typeof sha === 'string' ? sha.trim().toLowerCase() : ''
+      // cleanSubject gives '' for anything but a string.
+      return /^[0-9a-f]{4,64}$/.test(hash) ? [{ sha: hash, subject: cleanSubject(subject as string, accessKey) }] : []
+    })
+  const tests = list(o['tests'])
+    .map(fields)
+    .flatMap(({ runner, result }) => {
+      const name = line(runner, MAX_RUNNER)
+      return name ? [{ runner: redactSecrets(name, accessKey), result: RESULTS.includes(result) ? (result as TestResult) : 'unknown' }] : []
+    })
+  const links = list(o['links']).flatMap((l) => pullRequestUrl(l, accessKey) ?? [])
+  return { files: [...new Set(files)], commits, tests, links: [...new Set(links)] }
+}
+
+/** A runner of the work's test runs: its runs, its failed runs, and its state (see runnerStates). */
+interface Tally {
+  readonly name: string
+  runs: number
+  failed: number
+  state: 'failing' | 'recovered' | 'unknown' | 'passing'
 }
 
 /**
- * Runners, in first-seen order: `failing` when the last run with a known result failed; `recovered`
- * when a run failed but the last known result passed; `unknown` when no run has a known result.
+ * The runners of `tests` in a state, in first-seen order, each shown by `show` (its name unless said):
+ * `failing` when the last run with a known result failed; `recovered` when a run failed but the last known
+ * result passed; `unknown` when no run has a known result; else `passing`.
  */
-function runnersWhere(tests: readonly Run[], which: 'failing' | 'recovered' | 'unknown'): string[] {
-  return [...new Set(tests.map((t) => t.runner))].filter((runner) => {
-    const known = tests.filter((t) => t.runner === runner && t.result !== 'unknown')
-    const last = known[known.length - 1]?.result
-    if (which === 'unknown') return last === undefined
-    if (which === 'failing') return last === 'failed'
-    return last === 'passed' && known.some((t) => t.result === 'failed')
-  })
+function runnerStates(tests: readonly Run[]): (state: Tally['state'], show?: (r: Tally) => string) => string[] {
+  const tallies = new Map<string, Tally>()
+  for (const { runner, result } of tests) {
+    const r = tallies.get(runner) ?? { name: runner, runs: 0, failed: 0, state: 'unknown' }
+    r.runs += 1
+    if (result === 'failed') r.failed += 1
+    if (result !== 'unknown') r.state = result === 'failed' ? 'failing' : r.failed > 0 ? 'recovered' : 'passing'
+    tallies.set(runner, r)
+  }
+  return (state, show = (r) => r.name) => [...tallies.values()].filter((r) => r.state === state).map(show)
 }
 
 /** `a, b, c, d, e and 3 more files` (at most MAX_NAMED named; `more`: `more file`). */
 function named(items: readonly string[], more: string): string {
-  const rest = items.length - MAX_NAMED
-  if (rest > 0) return `${items.slice(0, MAX_NAMED).join(', ')} and ${counted(rest, more)}`
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+  const shown = capped(items, MAX_NAMED, more, '')
+  return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`
 }

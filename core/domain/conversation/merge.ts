@@ -21,72 +21,97 @@
  */
 import { workOf, type Work } from '../work'
 import { parseRecordKey, type ConversationId } from './keys'
-import { keptAfterHandoff, MAX_ALLOWED, MAX_CURSORS, MAX_ENTRIES, MAX_SESSIONS, type ConversationRecord, type ConversationView, type Entry } from './record'
+import { keptAfterHandoff, MAX_ALLOWED, MAX_CURSORS, MAX_ENTRIES, MAX_SESSIONS, type ConversationRecord, type ConversationView, type Entry, type Notes } from './record'
 
 /**
  * Merges the conversation's records. `self` is the caller's own record (its in-memory version
  * wins over what the store holds under `selfKey`).
  */
 export function mergeConversation(selfKey: string, self: ConversationRecord, stored: ReadonlyMap<string, ConversationRecord>): ConversationView {
-  const all = new Map(stored)
-  all.set(selfKey, self)
+  const all = new Map(stored).set(selfKey, self)
+  const records = [...all.values()]
   const cursors: Record<string, number> = {}
-  const top = { segment: 0, briefAt: 0, recapAt: 0, recapDoneAt: 0, openedAt: 0, closedAt: 0 }
+  for (const r of records) raised(cursors, r.cursors)
+  // Each of HIGHEST as the highest any record holds.
+  const top = Object.fromEntries(HIGHEST.split(' ').map((f) => [f, Math.max(0, ...records.map((r) => r[f as keyof typeof top]))])) as Record<Names<typeof HIGHEST>, number>
   let othersBriefSavedAt = 0
   let status: ConversationView['status']
   let active: ConversationView['active']
-  const allowed = new Set<string>()
-  const sessions = new Set<string>()
+  let notes: Notes | undefined
+  const pending: { record: string; entry: Entry }[] = []
+  const seen = new Set<string>()
   for (const [key, r] of all) {
-    raised(cursors, r.cursors)
-    for (const f of HIGHEST) top[f] = Math.max(top[f], r[f])
     if (key !== selfKey && r.briefAt > 0) othersBriefSavedAt = Math.max(othersBriefSavedAt, r.savedAt)
     status = newer(status, r.status)
     active = newer(active, r.active)
-    for (const a of r.allowed) allowed.add(a)
-    for (const s of r.sessions) sessions.add(s)
-  }
-  const pending: { record: string; entry: Entry }[] = []
-  const seen = new Set<string>()
-  let notes: { at: number; text: string } | undefined
-  for (const [key, r] of all) {
-    for (const entry of r.entries) {
-      const origin = entry.from ?? key
-      const id = `${origin}#${entry.n}`
-      // A folded copy and its original (the idle record came back) are one piece of work.
-      if (entry.n <= (cursors[origin] ?? 0) || seen.has(id)) continue
-      seen.add(id)
-      pending.push({ record: key, entry })
-    }
-    if (r.notes !== undefined && r.notes.n > (cursors[r.notes.from ?? key] ?? 0)) notes = newer(notes, r.notes)
+    notes = newer(notes, notesOf(key, r, cursors))
+    for (const entry of unseen(key, r, cursors, seen)) pending.push({ record: key, entry })
   }
   pending.sort((a, b) => a.entry.at - b.entry.at || a.entry.n - b.entry.n)
-  const id = idOf(all)
-  return {
-    ...(id === undefined ? {} : { conversationId: id.id }),
-    idSince: id?.since ?? 0,
+  // The optional fields (the id, notes, status, active session) are left out when there is none.
+  return defined({
+    ...idOf(all),
     ...top,
     cursors,
     heads: headsOf(all),
     pending,
     work: workOf(pending.map((p) => p.entry.work)),
-    ...(notes === undefined ? {} : { notes: notes.text }),
-    allowed: [...allowed],
+    notes: notes?.text,
+    allowed: [...new Set(records.flatMap((r) => r.allowed))],
     othersBriefSavedAt,
     recapPending: top.recapAt > top.recapDoneAt,
     sessionOpen: top.openedAt > top.closedAt,
-    ...(status === undefined ? {} : { status }),
-    sessions: [...sessions],
-    ...(active === undefined ? {} : { active }),
-  }
+    status,
+    sessions: [...new Set(records.flatMap((r) => r.sessions))],
+    active,
+  })
 }
 
-/** The numbers that merge by the highest: the segment, and times (epoch ms). */
-const HIGHEST = ['segment', 'briefAt', 'recapAt', 'recapDoneAt', 'openedAt', 'closedAt'] as const
+/** The conversation's times (epoch ms), and with the segment the numbers that merge by the highest (space-separated). */
+const TIMES = 'briefAt recapAt recapDoneAt openedAt closedAt'
+const HIGHEST = `segment ${TIMES}` as const
+
+/** `'a' | 'b'` for `'a b'`: the names of a space-separated list. */
+type Names<S extends string> = S extends `${infer A} ${infer B}` ? A | Names<B> : S
+
+/** `o` without its fields that hold undefined: an optional field of a record or a view is left out. */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter((e) => e[1] !== undefined)) as T
+}
+
+/** The fields `names` (space-separated) of `o` that do not hold undefined, in that order. */
+function pick<T extends object, S extends string>(o: T, names: S): Partial<Pick<T, Names<S> & keyof T>> {
+  return defined(Object.fromEntries(names.split(' ').map((f) => [f, o[f as keyof T]]))) as Partial<Pick<T, Names<S> & keyof T>>
+}
 
 /** `b` when it is newer (`at`, epoch ms) than `a` or `a` is undefined; else `a`. */
 function newer<T extends { readonly at: number }>(a: T | undefined, b: T | undefined): T | undefined {
-  return b !== undefined && (a === undefined || b.at > a.at) ? b : a
+  return b && (!a || b.at > a.at) ? b : a
+}
+
+/**
+ * The entries of `r`, stored under `key`, still pending under `cursors` (above the cursor of the record
+ * that recorded them), each piece of work once (a folded copy and its original, when the idle record came
+ * back, are one): `seen` holds `<that record>#<n>` of those already taken, and takes these.
+ */
+function unseen(key: string, r: ConversationRecord, cursors: Readonly<Record<string, number>>, seen: Set<string>): Entry[] {
+  return r.entries.filter((e) => {
+    const id = `${e.from ?? key}#${e.n}`
+    if (!isPending(key, e, cursors) || seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+}
+
+/** Whether `x`, an entry or the notes of the record stored under `key`, is above the cursor of the record that numbered it. */
+function isPending(key: string, x: { readonly n: number; readonly from?: string }, cursors: Readonly<Record<string, number>>): boolean {
+  return x.n > (cursors[x.from ?? key] ?? 0)
+}
+
+/** The notes of `r`, stored under `key`, with `from` (`key` for its own), while pending under `cursors`; else undefined. */
+function notesOf(key: string, r: ConversationRecord, cursors: Readonly<Record<string, number>>): Notes | undefined {
+  const { notes } = r
+  return notes && isPending(key, notes, cursors) ? { ...notes, from: notes.from ?? key } : undefined
 }
 
 /** Per numbering record, the highest number the records hold (see ConversationView.heads). */
@@ -94,8 +119,7 @@ function headsOf(all: ReadonlyMap<string, ConversationRecord>): Record<string, n
   const heads: Record<string, number> = {}
   for (const [key, r] of all) {
     raise(heads, key, r.seq)
-    for (const e of r.entries) if (e.from !== undefined) raise(heads, e.from, e.n)
-    if (r.notes?.from !== undefined) raise(heads, r.notes.from, r.notes.n)
+    for (const x of [...r.entries, r.notes]) if (x?.from !== undefined) raise(heads, x.from, x.n)
   }
   return heads
 }
@@ -116,16 +140,17 @@ function raised(into: Record<string, number>, numbers: Readonly<Record<string, n
  * created earliest (by the load time of the record that created it) wins, ties by the smaller id.
  */
 export function conversationIdOf(all: ReadonlyMap<string, ConversationRecord>): ConversationId | undefined {
-  return idOf(all)?.id
+  return idOf(all).conversationId
 }
 
-function idOf(all: ReadonlyMap<string, ConversationRecord>): { id: ConversationId; since: number } | undefined {
-  let best: { since: number; id: ConversationId } | undefined
+/** The winning id and where it came from (ConversationView's `conversationId` and `idSince`); `{ idSince: 0 }` without records. */
+function idOf(all: ReadonlyMap<string, ConversationRecord>): { conversationId?: ConversationId; idSince: number } {
+  let best: { conversationId: ConversationId; idSince: number } | undefined
   for (const [key, r] of all) {
     const since = r.idSince > 0 ? r.idSince : (parseRecordKey(key)?.loadTime ?? Number.MAX_SAFE_INTEGER)
-    if (best === undefined || since < best.since || (since === best.since && r.conversationId < best.id)) best = { since, id: r.conversationId }
+    if (!best || since < best.idSince || (since === best.idSince && r.conversationId < best.conversationId)) best = { conversationId: r.conversationId, idSince: since }
   }
-  return best
+  return best ?? { idSince: 0 }
 }
 
 /**
@@ -136,24 +161,18 @@ function idOf(all: ReadonlyMap<string, ConversationRecord>): { id: ConversationI
 export function absorb(self: ConversationRecord, view: ConversationView, savedAt: number): ConversationRecord {
   // Past the cap, the cursors of records no longer in the store go first: dropping a live one
   // would make its handed-off work pending again.
-  const live = (k: string) => (view.heads[k] !== undefined ? 0 : 1)
-  const cursors = Object.fromEntries(Object.entries(view.cursors).sort((a, b) => live(a[0]) - live(b[0])).slice(0, MAX_CURSORS))
+  const gone = ([k]: [string, number]) => (view.heads[k] === undefined ? 1 : 0)
+  const cursors = Object.fromEntries(Object.entries(view.cursors).sort((a, b) => gone(a) - gone(b)).slice(0, MAX_CURSORS))
   return {
     ...self,
-    conversationId: view.conversationId ?? self.conversationId,
-    idSince: view.conversationId === undefined ? self.idSince : view.idSince,
+    // What the whole conversation knows: its times, and its status and active session when it has them.
+    ...pick(view, `${TIMES} status active`),
+    ...(view.conversationId === undefined ? {} : { conversationId: view.conversationId, idSince: view.idSince }),
     segment: Math.max(self.segment, view.segment),
     savedAt,
     cursors,
     allowed: view.allowed.slice(-MAX_ALLOWED),
-    briefAt: view.briefAt,
-    recapAt: view.recapAt,
-    recapDoneAt: view.recapDoneAt,
-    openedAt: view.openedAt,
-    closedAt: view.closedAt,
-    ...(view.status === undefined ? {} : { status: view.status }),
     sessions: view.sessions.slice(-MAX_SESSIONS),
-    ...(view.active === undefined ? {} : { active: view.active }),
   }
 }
 
@@ -180,9 +199,8 @@ export function markHandedOff(
 ): ConversationRecord {
   const cursors = raised({ ...view.cursors }, sent?.heads ?? headsOf(new Map(records).set(selfKey, self)))
   // Only what is still pending stays in this record (handed-off work or notes would never count again).
-  const merged = keptAfterHandoff(absorb(self, { ...view, cursors }, at), selfKey, cursors)
   return {
-    ...merged,
+    ...keptAfterHandoff(absorb(self, { ...view, cursors }, at), selfKey, cursors),
     // The claim winner's handoff opens the next segment. Claude's own end_session took no claim, so
     // it leaves the segment alone: processes handing off at that moment still claim the same one.
     segment: sent === undefined ? view.segment : Math.max(view.segment, sent.segment) + 1,
@@ -199,8 +217,7 @@ export function markOwnHandedOff(self: ConversationRecord, selfKey: string, at: 
 /** The caller's own work not yet handed off (its entries, folded copies included, and notes). */
 export function ownWork(self: ConversationRecord, selfKey: string): { work: Work; notes?: string } {
   const { entries, notes } = keptAfterHandoff(self, selfKey)
-  const work = workOf(entries.map((e) => e.work))
-  return notes === undefined ? { work } : { work, notes: notes.text }
+  return defined({ work: workOf(entries.map((e) => e.work)), notes: notes?.text })
 }
 
 /**
@@ -210,20 +227,8 @@ export function ownWork(self: ConversationRecord, selfKey: string): { work: Work
  * can be removed, or come back, or hand off at this very moment, and the work still counts once.
  */
 export function fold(self: ConversationRecord, otherKey: string, other: ConversationRecord, view: ConversationView): ConversationRecord {
+  // The caller's own entries are held under '.', a folded copy's under the record that recorded it.
   const held = new Set(self.entries.map((e) => `${e.from ?? '.'}#${e.n}`))
-  const entries = [...self.entries]
-  for (const entry of other.entries) {
-    const from = entry.from ?? otherKey
-    const id = `${from}#${entry.n}`
-    if (entry.n <= (view.cursors[from] ?? 0) || held.has(id)) continue
-    held.add(id)
-    entries.push({ ...entry, from })
-  }
-  let notes = self.notes
-  const theirs = other.notes
-  if (theirs !== undefined) {
-    const from = theirs.from ?? otherKey
-    if (theirs.n > (view.cursors[from] ?? 0)) notes = newer(notes, { ...theirs, from })
-  }
-  return { ...self, entries: entries.slice(-MAX_ENTRIES), ...(notes === undefined ? {} : { notes }) }
+  const entries = [...self.entries, ...unseen(otherKey, other, view.cursors, held).map((e) => ({ ...e, from: e.from ?? otherKey }))].slice(-MAX_ENTRIES)
+  return defined({ ...self, entries, notes: newer(self.notes, notesOf(otherKey, other, view.cursors)) })
 }

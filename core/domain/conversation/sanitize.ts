@@ -4,135 +4,106 @@
  * within the record's caps. Pure and total: a damaged value gives undefined, never an exception.
  */
 import { pullRequestUrl } from '../bash-report'
-import type { HandoffState } from '../brief'
+import { object } from '../item'
 import { isProjectRelative } from '../project'
 import type { TestResult, WorkEntry } from '../work'
 import { conversationIdOfText, parseRecordKey } from './keys'
-import { MAX_ALLOWED, MAX_CURSORS, MAX_ENTRIES, MAX_NOTES, MAX_SESSIONS, type ConversationRecord, type Entry, type Notes } from './record'
+import { MAX_ALLOWED, MAX_CURSORS, MAX_ENTRIES, MAX_NOTES, MAX_SESSIONS, type ConversationRecord } from './record'
 
+/** A whole number ≥ 0 (a fraction floored); 0 for anything else: a negative, infinite or non-number value. */
 function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0
+  return typeof v === 'number' && isFinite(v) && v >= 0 ? Math.floor(v) : 0
 }
 
-/** A plain object's fields, or undefined for anything else (an array, null, a scalar). */
-function object(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
-}
-
+/** `v` when it is a string of 1 to `max` characters; else undefined. */
 function str(v: unknown, max: number): string | undefined {
-  return typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined
+  return typeof v === 'string' && v !== '' && v.length <= max ? v : undefined
+}
+
+/** `v` when it is an array; else an empty one. */
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+
+/** `'a' | 'b'` for `'a b'`: the names of a space-separated list. */
+type Names<S extends string> = S extends `${infer A} ${infer B}` ? A | Names<B> : S
+
+/** The fields `names` (space-separated) of `o`, each read by `num`, in that order. */
+function numbers<S extends string>(o: Record<string, unknown>, names: S): Record<Names<S>, number> {
+  return Object.fromEntries(names.split(' ').map((f) => [f, num(o[f])])) as Record<Names<S>, number>
 }
 
 /**
- * The last `max` distinct strings of a list, in order; other values are skipped. Looks at no more
- * than the last 10 × `max` items, so a hostile list costs linear time at most.
+ * The last `max` distinct strings (1 to `each` characters) of a list, in order; other values are skipped.
+ * Looks at no more than the last 10 × `max` items, so a hostile list costs linear time at most.
  */
 function strings(v: unknown, max: number, each: number): string[] {
-  if (!Array.isArray(v)) return []
-  const seen = new Set<string>()
-  const out: string[] = []
-  const stop = Math.max(0, v.length - max * 10)
-  for (let i = v.length - 1; i >= stop && out.length < max; i--) {
-    const t = str(v[i], each)
-    if (t !== undefined && !seen.has(t)) {
-      seen.add(t)
-      out.push(t)
-    }
+  const kept = new Set<string>()
+  for (const x of list(v).slice(-10 * max).reverse()) {
+    const t = str(x, each)
+    if (t !== undefined && kept.size < max) kept.add(t)
   }
-  return out.reverse()
+  return [...kept].reverse()
 }
 
-/** An entry's `from`: absent (undefined), a record key, or damaged (null: the entry is dropped). */
-function origin(v: unknown): string | undefined | null {
-  if (v === undefined) return undefined
-  return typeof v === 'string' && parseRecordKey(v) !== undefined ? v : null
+/**
+ * A stored entry or notes around `value` (its work or its text): `{ n, at, [name]: value, from? }`; undefined
+ * when `value` is, when `n` is not a whole number above 0, or when `from` is there but is no record key.
+ */
+function numbered<K extends string, V>(e: Record<string, unknown>, name: K, value: V | undefined): ({ n: number; at: number; from?: string } & Record<K, V>) | undefined {
+  const n = num(e['n'])
+  const from = e['from']
+  if (value === undefined || n === 0 || (from !== undefined && !(typeof from === 'string' && parseRecordKey(from)))) return undefined
+  return { n, at: num(e['at']), [name]: value, ...(from === undefined ? {} : { from }) } as { n: number; at: number } & Record<K, V>
 }
 
-const RESULTS: readonly TestResult[] = ['passed', 'failed', 'unknown']
+const RESULTS: readonly unknown[] = ['passed', 'failed', 'unknown'] satisfies TestResult[]
 
+/** A stored piece of work (work.ts: WorkEntry) with every field of its kind as recorded; else undefined. */
 function workEntry(v: unknown): WorkEntry | undefined {
-  const o = object(v) ?? {}
-  switch (o['kind']) {
-    case 'file': {
-      const path = str(o['path'], 1_000)
-      return path === undefined || !isProjectRelative(path) ? undefined : { kind: 'file', path }
-    }
-    case 'commit': {
-      const sha = str(o['sha'], 64)
-      const subject = typeof o['subject'] === 'string' ? o['subject'].slice(0, 300) : ''
-      return sha === undefined || !/^[0-9a-f]{4,64}$/.test(sha) ? undefined : { kind: 'commit', sha, subject }
-    }
-    case 'test': {
-      const runner = str(o['runner'], 100)
-      const result = RESULTS.find((r) => r === o['result'])
-      return runner === undefined || result === undefined ? undefined : { kind: 'test', runner, result }
-    }
-    case 'link': {
-      const url = pullRequestUrl(o['url'])
-      return url === undefined ? undefined : { kind: 'link', url }
-    }
-    default:
-      return undefined
-  }
+  const { kind, path, sha, subject, runner, result, url } = object(v) ?? {}
+  if (kind === 'file') return typeof path === 'string' && isProjectRelative(path) ? { kind, path } : undefined
+  if (kind === 'commit') return typeof sha === 'string' && /^[0-9a-f]{4,64}$/.test(sha) ? { kind, sha, subject: typeof subject === 'string' ? subject.slice(0, 300) : '' } : undefined
+  if (kind === 'test') return str(runner, 100) !== undefined && RESULTS.includes(result) ? { kind, runner: runner as string, result: result as TestResult } : undefined
+  const link = kind === 'link' ? pullRequestUrl(url) : undefined
+  return link === undefined ? undefined : { kind: 'link', url: link }
 }
-
-const STATES: readonly HandoffState[] = ['Clean', 'Draft', 'Open']
 
 /**
  * A ConversationRecord from a stored value, keeping only fields of the expected type; `undefined`
  * when the value is not a record at all (no valid conversation id).
  */
 export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
-  const o = object(value)
-  const conversationId = typeof o?.['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
-  if (o === undefined || conversationId === undefined) return undefined
-  const entries: Entry[] = []
-  let seq = num(o['seq'])
-  if (Array.isArray(o['entries'])) {
-    for (const raw of o['entries'].slice(-MAX_ENTRIES)) {
+  const o = object(value) ?? {}
+  const conversationId = conversationIdOfText(str(o['conversationId'], 32) ?? '')
+  if (conversationId === undefined) return undefined
+  const entries = list(o['entries'])
+    .slice(-MAX_ENTRIES)
+    .flatMap((raw) => {
       const e = object(raw) ?? {}
-      const work = workEntry(e['work'])
-      const n = num(e['n'])
-      const from = origin(e['from'])
-      if (work === undefined || n === 0 || from === null) continue
-      entries.push({ n, at: num(e['at']), work, ...(from === undefined ? {} : { from }) })
-      if (from === undefined) seq = Math.max(seq, n)
-    }
-  }
+      return numbered(e, 'work', workEntry(e['work'])) ?? []
+    })
+  const rawNotes = object(o['notes']) ?? {}
+  const notes = numbered(rawNotes, 'text', str(rawNotes['text'], MAX_NOTES))
+  // The record's own numbering covers its own entries and notes, never a folded copy's.
+  let seq = num(o['seq'])
+  for (const x of [...entries, notes]) if (x && x.from === undefined) seq = Math.max(seq, x.n)
   const cursors: Record<string, number> = {}
-  for (const [k, v] of Object.entries(object(o['cursors']) ?? {}).slice(0, MAX_CURSORS)) if (parseRecordKey(k) !== undefined && num(v) > 0) cursors[k] = num(v)
-  const rawNotes = object(o['notes'])
-  const notesText = str(rawNotes?.['text'], MAX_NOTES)
-  const notesFrom = origin(rawNotes?.['from'])
-  const notes: Notes | undefined =
-    notesText !== undefined && num(rawNotes?.['n']) > 0 && notesFrom !== null
-      ? { n: num(rawNotes?.['n']), at: num(rawNotes?.['at']), text: notesText, ...(notesFrom === undefined ? {} : { from: notesFrom }) }
-      : undefined
-  if (notes !== undefined && notes.from === undefined) seq = Math.max(seq, notes.n)
-  const rawStatus = object(o['status'])
-  const state = STATES.find((s) => s === rawStatus?.['state'])
-  const status = state === undefined ? undefined : { state, needYou: Math.min(num(rawStatus?.['needYou']), 9_999), at: num(rawStatus?.['at']) }
-  const rawActive = object(o['active'])
-  const activeSession = str(rawActive?.['session'], 200)
-  const active = activeSession === undefined ? undefined : { session: activeSession, at: num(rawActive?.['at']) }
+  for (const [k, v] of Object.entries(object(o['cursors']) ?? {}).slice(0, MAX_CURSORS)) if (parseRecordKey(k) && num(v)) cursors[k] = num(v)
+  const status = object(o['status']) ?? {}
+  const state = (['Clean', 'Draft', 'Open'] as const).find((s) => s === status['state'])
+  const active = object(o['active']) ?? {}
+  const session = str(active['session'], 200)
   return {
     conversationId,
-    idSince: num(o['idSince']),
-    segment: num(o['segment']),
-    savedAt: num(o['savedAt']),
+    ...numbers(o, 'idSince segment savedAt'),
     seq,
     entries,
     cursors,
     ...(notes === undefined ? {} : { notes }),
     allowed: strings(o['allowed'], MAX_ALLOWED, 300),
-    briefAt: num(o['briefAt']),
-    recapAt: num(o['recapAt']),
-    recapDoneAt: num(o['recapDoneAt']),
-    openedAt: num(o['openedAt']),
-    closedAt: num(o['closedAt']),
-    ...(status === undefined ? {} : { status }),
+    ...numbers(o, 'briefAt recapAt recapDoneAt openedAt closedAt'),
+    ...(state === undefined ? {} : { status: { state, needYou: Math.min(num(status['needYou']), 9_999), at: num(status['at']) } }),
     sessions: strings(o['sessions'], MAX_SESSIONS, 200),
-    ...(active === undefined ? {} : { active }),
+    ...(session === undefined ? {} : { active: { session, at: num(active['at']) } }),
   }
 }
 
@@ -142,9 +113,10 @@ export interface CachedBrief {
   readonly fetchedAt: number
 }
 
+/** The cached brief in a stored value: a text of 1 to 200,000 characters and a fetch time (epoch ms) above 0; else undefined. */
 export function sanitizeCachedBrief(value: unknown): CachedBrief | undefined {
   const o = object(value) ?? {}
   const text = str(o['text'], 200_000)
   const fetchedAt = num(o['fetchedAt'])
-  return text === undefined || fetchedAt === 0 ? undefined : { text, fetchedAt }
+  return text && fetchedAt ? { text, fetchedAt } : undefined
 }
