@@ -3,7 +3,7 @@
  * Parsed from what `get_agent_brief {venture, depth: "compact"}` answers, rendered as the
  * `<hark-brief>` block of the first message and, after a compaction, as the `<hark-recap>` block.
  */
-import { describeItem, firstText, isReasonable, object, parseItems, text, withoutControls, type Item } from './item'
+import { describeItem, isReasonable, object, parseItems, text, withoutControls, type Item } from './item'
 
 /** The handoff state the status line shows (HARK-API.md: `handoff`). */
 export type HandoffState = 'Clean' | 'Draft' | 'Open'
@@ -34,32 +34,32 @@ export const RECAP_ITEMS = 50
 
 /**
  * A Brief from a `get_agent_brief` payload: an object (the usual case) or a string (the whole
- * brief). Returns `undefined` for anything else (a number, an empty string, null).
+ * brief, with no lists). Returns `undefined` for anything else (a number, an empty string, null).
  */
 export function parseBrief(payload: unknown): Brief | undefined {
-  if (typeof payload === 'string') {
-    const t = payload.trim()
-    if (t === '') return undefined
-    return { text: cap(t), decisions: [], nonGoals: [], blockers: [], nextUp: [], handoffState: 'Open', openCandidates: 0 }
-  }
-  const o = object(payload)
-  if (o === undefined || !isReasonable(payload)) return undefined
+  const whole = typeof payload === 'string' ? payload.trim() : undefined
+  const o = whole === undefined ? object(payload) : {}
+  if (whole === '' || o === undefined || !isReasonable(payload)) return undefined
   const build = object(o['build_state']) ?? {}
-  const nonGoals = Array.isArray(build['non_goals']) ? (build['non_goals'] as unknown[]).slice(0, 200) : []
-  const identity = text(o['identity'], 300)
-  const phase = text(build['current_phase'], 300)
-  const summary = text(build['summary'], 2_000)
+  const count = o['open_candidates'] as number
+  const unreviewed = object(o['unreviewed'])?.['items']
   return {
-    text: cap(asText(payload)),
-    ...(identity === undefined ? {} : { identity }),
-    ...(phase === undefined ? {} : { phase }),
-    ...(summary === undefined ? {} : { summary }),
+    text: cap(whole ?? asText(payload)),
+    // identity, phase and summary only where they hold text
+    ...Object.fromEntries(
+      [
+        ['identity', text(o['identity'], 300)],
+        ['phase', text(build['current_phase'], 300)],
+        ['summary', text(build['summary'], 2_000)],
+      ].filter(([, t]) => t !== undefined),
+    ),
     decisions: parseItems(o['recent_decisions']),
-    nonGoals,
+    nonGoals: Array.isArray(build['non_goals']) ? build['non_goals'].slice(0, 200) : [],
     blockers: parseItems(build['blockers']),
     nextUp: parseItems(build['next_up']),
     handoffState: handoffStateOf(o['handoff']),
-    openCandidates: openCandidatesOf(o),
+    // `open_candidates` when it is a count, else the proposals listed; at most 9,999
+    openCandidates: Math.min(Math.floor(Number.isFinite(count) && count >= 0 ? count : Array.isArray(unreviewed) ? unreviewed.length : 0), 9_999),
   }
 }
 
@@ -79,18 +79,9 @@ export function briefFromText(stored: string): Brief | undefined {
 
 /** HARK-API.md: Draft when `draft` is truthy; Clean when `status` reads clean, closed, ended or confirmed; else Open. */
 export function handoffStateOf(value: unknown): HandoffState {
-  const h = object(value)
-  if (h === undefined) return 'Open'
+  const h = object(value) ?? {}
   if (![undefined, null, false, '', 0].includes(h['draft'] as never)) return 'Draft'
-  const status = typeof h['status'] === 'string' ? h['status'].trim().toLowerCase() : ''
-  return ['clean', 'closed', 'ended', 'confirmed'].includes(status) ? 'Clean' : 'Open'
-}
-
-function openCandidatesOf(o: Record<string, unknown>): number {
-  const n = o['open_candidates']
-  if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return Math.min(Math.floor(n), 9_999)
-  const items = object(o['unreviewed'])?.['items']
-  return Array.isArray(items) ? Math.min(items.length, 9_999) : 0
+  return typeof h['status'] === 'string' && /^(clean|closed|ended|confirmed)$/.test(h['status'].trim().toLowerCase()) ? 'Clean' : 'Open'
 }
 
 /** JSON text of the brief: indented for reading, unless that would be large (then compact). */
@@ -99,27 +90,31 @@ function asText(payload: unknown): string {
   return compact.length > MAX_BRIEF_TEXT ? compact : JSON.stringify(payload, null, 2)
 }
 
+/** `raw` without control characters, cut at MAX_BRIEF_TEXT characters with a marker. */
 function cap(raw: string): string {
-  const t = withoutControls(raw.length > 2 * MAX_BRIEF_TEXT ? raw.slice(0, 2 * MAX_BRIEF_TEXT) : raw)
+  const t = withoutControls(raw.slice(0, 2 * MAX_BRIEF_TEXT))
   return t.length > MAX_BRIEF_TEXT ? `${t.slice(0, MAX_BRIEF_TEXT)}\n[brief cut at ${MAX_BRIEF_TEXT} characters]` : t
 }
 
-/** `project="…"` with the value made safe for an attribute. */
-function projectAttribute(venture: string): string {
-  return `project="${venture.replace(/[^A-Za-z0-9._-]/g, '')}"`
-}
-
 /**
- * Keeps Hark's text from opening or closing a frame around it: our own block's tag, the other
- * block's, and the `<system-reminder>` the engine wraps context blocks in.
+ * `<tag project="V-012">\nbody\n</tag>`, the project code made safe for an attribute, and the body kept
+ * from opening or closing a frame around it: our own block's tag, the other block's, and the
+ * `<system-reminder>` the engine wraps context blocks in.
  */
-function framed(body: string): string {
-  return body.replace(/<(\/?)\s*(hark-brief|hark-recap|system-reminder)\b/gi, (_m, slash: string, tag: string) => `<${slash === '' ? '' : '\\/'}\u200b${tag}`)
+function block(tag: string, venture: string, body: string): string {
+  const safe = body.replace(/<(\/?)\s*(hark-brief|hark-recap|system-reminder)\b/gi, (_m, slash: string, name: string) => `<${slash === '' ? '' : '\\/'}\u200b${name}`)
+  return `<${tag} project="${venture.replace(/[^A-Za-z0-9._-]/g, '')}">\n${safe}\n</${tag}>`
 }
 
 /** The first message's block (SPEC.md, prompt.context): `<hark-brief project="V-012">…</hark-brief>`. */
 export function renderBriefBlock(venture: string, brief: Brief): string {
-  return `<hark-brief ${projectAttribute(venture)}>\n${framed(brief.text)}\n</hark-brief>`
+  return block('hark-brief', venture, brief.text)
+}
+
+/** The brief's lists under `headings` (`,` between them): decisions, non-goals, blockers, next up, in that order. */
+function sections(brief: Brief, headings: string): [string, readonly Item[]][] {
+  const lists = [brief.decisions, parseItems(brief.nonGoals), brief.blockers, brief.nextUp]
+  return headings.split(',').map((heading, i) => [heading, lists[i]!])
 }
 
 /**
@@ -127,18 +122,13 @@ export function renderBriefBlock(venture: string, brief: Brief): string {
  * non-goals, blockers and the next action, from the same brief.
  */
 export function renderRecapBlock(venture: string, brief: Brief): string {
-  const lines: string[] = []
-  const section = (heading: string, items: readonly Item[]) => lines.push(`${heading}:`, ...(items.length === 0 ? ['- none'] : itemLines(items)))
-  if (brief.identity !== undefined) lines.push(brief.identity, '')
-  section('Accepted decisions', brief.decisions)
-  section('Non-goals', parseItems(brief.nonGoals))
-  section('Blockers', brief.blockers)
+  const lines = brief.identity === undefined ? [] : [brief.identity, '']
+  for (const [heading, items] of sections(brief, 'Accepted decisions,Non-goals,Blockers')) lines.push(`${heading}:`, ...(items.length === 0 ? ['- none'] : itemLines(items)))
   const next = brief.nextUp[0]
   lines.push(`Next action: ${next === undefined ? 'none recorded' : describeItem(next)}`)
-  if (brief.decisions.length === 0 && brief.nonGoals.length === 0 && brief.blockers.length === 0 && next === undefined) {
-    lines.push('', firstText({ t: brief.text }, ['t'], 4_000) ?? '')
-  }
-  return `<hark-recap ${projectAttribute(venture)}>\n${framed(cap(lines.join('\n').trimEnd()))}\n</hark-recap>`
+  // No list at all (none of the non-goals as sent either): the brief's own text, shortened.
+  if (brief.decisions.length + brief.nonGoals.length + brief.blockers.length + brief.nextUp.length === 0) lines.push('', text(brief.text, 4_000) ?? '')
+  return block('hark-recap', venture, cap(lines.join('\n').trimEnd()))
 }
 
 /**
@@ -147,15 +137,11 @@ export function renderRecapBlock(venture: string, brief: Brief): string {
  */
 export function renderBriefText(brief: Brief): string {
   const lines = [brief.identity, brief.phase === undefined ? undefined : `Phase: ${brief.phase}`, brief.summary].filter((l): l is string => l !== undefined)
-  const section = (heading: string, items: readonly Item[]) => items.length > 0 && lines.push('', `${heading}:`, ...itemLines(items))
-  section('Decisions', brief.decisions)
-  section('Non-goals', parseItems(brief.nonGoals))
-  section('Blockers', brief.blockers)
-  section('Next up', brief.nextUp)
+  for (const [heading, items] of sections(brief, 'Decisions,Non-goals,Blockers,Next up')) if (items.length > 0) lines.push('', `${heading}:`, ...itemLines(items))
   // Nothing of the above, and no non-goals as sent (none of them may read as an item): a brief Hark sent as text.
   if (lines.length === 0 && brief.nonGoals.length === 0) return brief.text
-  const waiting = brief.openCandidates === 0 ? 'no proposals wait for a person' : `${brief.openCandidates} proposal${brief.openCandidates === 1 ? '' : 's'} wait${brief.openCandidates === 1 ? 's' : ''} for a person`
-  lines.push('', `Handoff: ${brief.handoffState}; ${waiting}.`)
+  const n = brief.openCandidates
+  lines.push('', `Handoff: ${brief.handoffState}; ${n || 'no'} proposal${n === 1 ? ' waits' : 's wait'} for a person.`)
   return lines.join('\n').trim()
 }
 

@@ -45,7 +45,6 @@ export interface AbsolutePath {
 }
 
 const DRIVE_ABSOLUTE = /^[A-Za-z]:[\\/]/
-const DRIVE_ANY = /^[A-Za-z]:/
 /** Longest path the plugin places (longer ones are outside: no file system call, no log line). */
 export const MAX_PATH_LENGTH = 4_096
 
@@ -59,40 +58,27 @@ export function placePath(path: string, cwd: string, rules: PathRules): Absolute
   // the file's own: `q.sql:notes` and `q.sql::$DATA` are streams of `q.sql`, and writing one writes to it.
   if (placed === undefined || formatPath(placed).length > MAX_PATH_LENGTH) return undefined
   if (!rules.windows || placed.names.length === 0) return placed
-  const file = (placed.names.at(-1) ?? '').split(':')[0] ?? ''
-  const names = [...placed.names.slice(0, -1), file]
-  return file === '' || names.some((name) => name.includes(':')) ? undefined : { root: placed.root, names }
+  const names = [...placed.names]
+  const file = names.pop()!.split(':')[0]!
+  return file === '' || names.some((name) => name.includes(':')) ? undefined : { root: placed.root, names: [...names, file] }
 }
 
+/**
+ * `path` taken apart, `.` and `..` folded: from its root when absolute (`C:/…` or `C:\…` on Windows, `/…`
+ * elsewhere); else against `cwd`, which must be absolute: relative to it, or on Windows from the root of its
+ * drive (`\x`). Undefined for a path that is not a string, empty, too long or holds NUL, a network share
+ * or device path (`//server/share`, `\\?\C:\x`), a drive-relative path (`D:x`), and a relative one when
+ * `cwd` is not absolute.
+ */
 function placeAny(path: string, cwd: string, rules: PathRules): AbsolutePath | undefined {
-  const spelled = spelling(path, rules)
-  if (spelled === undefined) return undefined
-  const absolute = placeAbsolute(spelled, rules)
-  if (absolute !== undefined) return absolute
-  const base = placeAbsolute(spelling(cwd, rules) ?? '', rules)
-  if (base === undefined) return undefined
-  if (isPlainRelative(spelled, rules)) return fold(base.root, [...base.names, spelled].join('/'), rules.windows)
-  // On Windows, `\x` is from the root of the session's drive: `C:\x` when the session is on C:.
-  return rules.windows && spelled.startsWith('/') && !spelled.startsWith('//') ? fold(base.root, spelled.slice(1), true) : undefined
-}
-
-/** The path with `/` separators under Windows rules; undefined for one that is empty, too long or holds NUL. */
-function spelling(path: string, rules: PathRules): string | undefined {
   if (typeof path !== 'string' || path === '' || path.length > MAX_PATH_LENGTH || path.includes('\0')) return undefined
-  return rules.windows ? path.replace(/\\/g, '/') : path
-}
-
-/** An absolute path (`C:/…` on Windows, `/…` elsewhere) taken apart; undefined for anything else. */
-function placeAbsolute(spelled: string, rules: PathRules): AbsolutePath | undefined {
-  // Network shares and device paths (`//server/share`, `//?/C:/x`): not placed.
-  if (spelled.startsWith('//')) return undefined
-  if (rules.windows) return DRIVE_ABSOLUTE.test(spelled) ? fold(`${spelled[0]!.toUpperCase()}:/`, spelled.slice(3), true) : undefined
-  return spelled.startsWith('/') ? fold('/', spelled.slice(1), false) : undefined
-}
-
-/** Relative to the session folder: not absolute, not from a drive's root, not drive-relative (`D:x`). */
-function isPlainRelative(spelled: string, rules: PathRules): boolean {
-  return !spelled.startsWith('/') && !(rules.windows && DRIVE_ANY.test(spelled))
+  const { windows } = rules
+  const spelled = windows ? path.replace(/\\/g, '/') : path
+  if (spelled.startsWith('//') || (windows && /^[A-Za-z]:(?!\/)/.test(spelled))) return undefined
+  const root = (windows ? /^[A-Za-z]:\// : /^\//).exec(spelled)?.[0]
+  if (root !== undefined) return fold(root.toUpperCase(), spelled.slice(root.length), windows)
+  const base = placeAny(cwd, '', rules)
+  return base && fold(base.root, spelled.startsWith('/') ? spelled.slice(1) : [...base.names, spelled].join('/'), windows)
 }
 
 /** `C:/Work/Shop`, `/private/tmp/shop`: the root and the names, joined by `/`. */
@@ -102,12 +88,14 @@ export function formatPath(path: AbsolutePath): string {
 
 /**
  * `target` relative to `root`, names joined by `/` in `target`'s own spelling; undefined when `target`
- * is `root` itself or not under it. Case is ignored where the rules say so.
+ * is `root` itself or not under it. Names are compared by `pathKey`: in NFC, and without case where the
+ * rules say.
  */
 export function relativePath(root: AbsolutePath, target: AbsolutePath, rules: PathRules): string | undefined {
-  if (!sameName(root.root, target.root, rules) || target.names.length <= root.names.length) return undefined
-  for (let i = 0; i < root.names.length; i++) if (!sameName(root.names[i]!, target.names[i]!, rules)) return undefined
-  return target.names.slice(root.names.length).join('/').normalize('NFC')
+  const same = (a: string, b: string) => a === b || pathKey(a, rules) === pathKey(b, rules)
+  return same(root.root, target.root) && target.names.length > root.names.length && root.names.every((name, i) => same(name, target.names[i]!))
+    ? target.names.slice(root.names.length).join('/').normalize('NFC')
+    : undefined
 }
 
 /** What two spellings of one file have in common: the path in NFC, case-folded where case is ignored. */
@@ -132,20 +120,9 @@ export function childOf(folder: AbsolutePath, name: string): AbsolutePath {
 function fold(root: string, rest: string, windows: boolean): AbsolutePath {
   const names: string[] = []
   for (const name of rest.split('/')) {
-    if (name === '' || name === '.') continue
+    const kept = windows ? name.replace(/[. ]+$/, '') : name
     if (name === '..') names.pop()
-    else {
-      const kept = windows ? name.replace(/[. ]+$/, '') : name
-      if (kept !== '') names.push(kept)
-    }
+    else if (kept !== '' && kept !== '.') names.push(kept)
   }
   return { root, names }
-}
-
-/** Names compared in NFC, and without case where the rules say. */
-function sameName(a: string, b: string, rules: PathRules): boolean {
-  if (a === b) return true
-  const x = a.normalize('NFC')
-  const y = b.normalize('NFC')
-  return x === y || (rules.ignoreCase && x.toLowerCase() === y.toLowerCase())
 }

@@ -37,7 +37,8 @@ export interface ProjectFileCandidate {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const CODE = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]+$/
+/** A project code (`V-012`) or a project id (a UUID). */
+const VENTURE = /^([A-Za-z][A-Za-z0-9]*-[A-Za-z0-9]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
 
 /** Whether `value` is a project id (a UUID) rather than a code. */
 export function isProjectId(value: string): boolean {
@@ -51,14 +52,9 @@ export function isProjectId(value: string): boolean {
  */
 export function projectFileCandidates(cwd: string, rules: PathRules = pathRules(undefined, cwd)): ProjectFileCandidate[] {
   const start = placePath(cwd, '/', rules)
-  if (start === undefined) return []
-  const out: ProjectFileCandidate[] = []
-  for (const folder of ancestors(start)) {
-    const root = formatPath(folder)
-    out.push({ path: formatPath(childOf(folder, '.hark/project')), kind: 'project', root })
-    out.push({ path: formatPath(childOf(folder, '.hark')), kind: 'hark', root })
-  }
-  return out
+  return (start === undefined ? [] : ancestors(start)).flatMap((folder) =>
+    (['project', 'hark'] as const).map((kind) => ({ path: formatPath(childOf(folder, kind === 'project' ? '.hark/project' : '.hark')), kind, root: formatPath(folder) })),
+  )
 }
 
 /**
@@ -70,9 +66,8 @@ export function projectFileCandidates(cwd: string, rules: PathRules = pathRules(
 export function parseProjectFile(kind: 'project' | 'hark', text: string): Venture | undefined {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'))
   for (const line of lines) {
-    const assignment = /^venture\s*[=:]\s*(.*)$/i.exec(line)
-    const value = unquote(assignment ? assignment[1]! : kind === 'project' ? line : '')
-    if (value !== '' && (isProjectId(value) || CODE.test(value)) && value.length <= 64) return value as Venture
+    const value = unquote(/^venture\s*[=:]\s*(.*)$/i.exec(line)?.[1] ?? (kind === 'project' ? line : ''))
+    if (VENTURE.test(value) && value.length <= 64) return value as Venture
     if (kind === 'project') return undefined
   }
   return undefined
@@ -80,9 +75,7 @@ export function parseProjectFile(kind: 'project' | 'hark', text: string): Ventur
 
 /** The `ProjectRef` for a venture found in `candidate`. */
 export function projectRef(candidate: ProjectFileCandidate, venture: Venture): ProjectRef {
-  return isProjectId(venture)
-    ? { venture, id: venture.toLowerCase(), root: candidate.root, file: candidate.path }
-    : { venture, root: candidate.root, file: candidate.path }
+  return { venture, ...(isProjectId(venture) ? { id: venture.toLowerCase() } : {}), root: candidate.root, file: candidate.path }
 }
 
 /**
@@ -104,9 +97,8 @@ export function relativeToProject(root: string, file: string, cwd: string = root
  * character is legal; what shows or sends a path turns those into spaces.)
  */
 export function isProjectRelative(path: string): boolean {
-  // An empty path, or one starting with `/`, has an empty part.
-  if (path.length > 1_000 || /\\|^[A-Za-z]:/.test(path)) return false
-  return !path.split('/').some((part) => /^\.{0,2}$/.test(part))
+  // A part empty, `.` or `..` (an empty path, or one starting or ending with `/`, has an empty part).
+  return path.length <= 1_000 && !/\\|^[A-Za-z]:|(^|\/)\.{0,2}(\/|$)/.test(path)
 }
 
 function unquote(value: string): string {

@@ -16,21 +16,16 @@ export const TRANSCRIPT_TAIL_BYTES = 64 * 1024
 export function endsWithMove(tail: string): boolean {
   let moved = false
   for (const line of tail.split('\n')) {
-    const type = rowType(line)
-    if (type === 'continued-in') moved = true
-    else if (type === 'assistant') moved = false
+    const row = line.trim()
+    // A row is a JSON object; anything else (the cut first line, a damaged one) is passed over.
+    if (!row.startsWith('{')) continue
+    try {
+      const type: unknown = JSON.parse(row).type
+      if (type === 'continued-in') moved = true
+      else if (type === 'assistant') moved = false
+    } catch {
+      // Not JSON: not a row.
+    }
   }
   return moved
-}
-
-function rowType(line: string): string | undefined {
-  const t = line.trim()
-  if (!t.startsWith('{')) return undefined
-  try {
-    const row: unknown = JSON.parse(t)
-    const type = typeof row === 'object' && row !== null ? (row as Record<string, unknown>)['type'] : undefined
-    return typeof type === 'string' ? type : undefined
-  } catch {
-    return undefined
-  }
 }

@@ -17,8 +17,13 @@ export const UNDELIVERED_KEEP_MS = 14 * 86_400_000
 export const UNDELIVERED_PER_PROJECT = 5
 /** Longest text field kept: above the most `buildHandoff` makes (100 paths of 300 characters, 50 commits). */
 const MAX_FIELD = 40_000
-const MAX_DATE_MS = 8_640_000_000_000_000
 const MAX_LINKS = 20
+/**
+ * `undelivered:<project>:<recorded at>:<random>`: a project without `:`, a time of at most 15 digits (a
+ * time a Date can show, under its ±8.64e15 ms, so what_i_did can say when), a random of lower-case letters
+ * and digits.
+ */
+const UNDELIVERED_KEY = /^undelivered:([^:]+):([0-9]{1,15}):[0-9a-z]{1,32}$/
 
 export interface Undelivered {
   readonly conversationId: ConversationId
@@ -33,14 +38,8 @@ export function undeliveredKey(venture: string, recordedAt: number, random: stri
 
 /** The project and the time of an undelivered handoff's key; undefined for another key. */
 export function parseUndeliveredKey(key: string): { venture: string; recordedAt: number } | undefined {
-  if (!key.startsWith(UNDELIVERED_PREFIX)) return undefined
-  const parts = key.slice(UNDELIVERED_PREFIX.length).split(':')
-  if (parts.length !== 3) return undefined
-  const [venture, at, random] = parts as [string, string, string]
-  const recordedAt = /^[0-9]{1,15}$/.test(at) ? Number(at) : Number.NaN
-  // A time a Date can show (±8.64e15 ms), so what_i_did can say when.
-  if (venture === '' || !Number.isSafeInteger(recordedAt) || recordedAt > MAX_DATE_MS || !/^[0-9a-z]{1,32}$/.test(random)) return undefined
-  return { venture, recordedAt }
+  const m = UNDELIVERED_KEY.exec(key)
+  return m === null ? undefined : { venture: m[1]!, recordedAt: Number(m[2]) }
 }
 
 /**
@@ -55,12 +54,12 @@ export function sanitizeUndelivered(value: unknown, key: string): Undelivered | 
   if (named === undefined || id === undefined || o['recordedAt'] !== named.recordedAt || q['venture'] !== named.venture) return undefined
   const text = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).slice(0, MAX_FIELD) : undefined)
   const [did, changed, next, watch] = ['what_i_did', 'what_changed', 'whats_next', 'watch_out_for'].map(text)
-  if (did === undefined || changed === undefined || next === undefined) return undefined
+  if ([did, changed, next].includes(undefined)) return undefined
   const links = Array.isArray(q['links']) ? q['links'].filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS).map((l) => l.slice(0, 2_000)) : []
   return {
     conversationId: id,
     recordedAt: named.recordedAt,
-    payload: { venture: named.venture.slice(0, MAX_FIELD), what_i_did: did, what_changed: changed, whats_next: next, links, ...(watch === undefined ? {} : { watch_out_for: watch }) },
+    payload: { venture: named.venture.slice(0, MAX_FIELD), what_i_did: did!, what_changed: changed!, whats_next: next!, links, ...(watch === undefined ? {} : { watch_out_for: watch }) },
   }
 }
 

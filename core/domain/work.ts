@@ -69,13 +69,11 @@ export function oneSpellingPerFile(work: Work, key: (path: string) => string): W
 
 /** SPEC.md: a session with no edits, commits or test runs writes no handoff (a link alone is not work). */
 export function hasWork(work: Work): boolean {
-  return work.files.length > 0 || work.commits.length > 0 || work.tests.length > 0
+  return work.files.length + work.commits.length + work.tests.length > 0
 }
 
 /** Two entries that stand for the same thing (a later one replaces an earlier one); test runs never do. */
 export function sameThing(a: WorkEntry, b: WorkEntry): boolean {
-  if (a.kind === 'file' && b.kind === 'file') return a.path === b.path
-  if (a.kind === 'commit' && b.kind === 'commit') return a.sha === b.sha
-  if (a.kind === 'link' && b.kind === 'link') return a.url === b.url
-  return false
+  const id = (e: WorkEntry) => (e.kind === 'file' ? e.path : e.kind === 'commit' ? e.sha : e.kind === 'link' ? e.url : undefined)
+  return a.kind === b.kind && id(a) !== undefined && id(a) === id(b)
 }

@@ -50,32 +50,23 @@ export const CLAIM_PREFIX = 'handoff:'
 /** A claim older than this was left by a process that died mid-handoff (SPEC.md: 30 seconds). */
 export const CLAIM_TTL_MS = 30_000
 
-const TOKEN = /^[0-9a-z]{1,32}$/
-/** A whole number written in digits only (no sign, exponent, spaces or empty string). */
-const DIGITS = /^(0|[1-9][0-9]{0,15})$/
-
-function whole(text: string | undefined): number | undefined {
-  if (text === undefined || !DIGITS.test(text)) return undefined
-  const n = Number(text)
-  return Number.isSafeInteger(n) ? n : undefined
-}
+/**
+ * A record's key and a claim's, read field by field: the conversation key, whole numbers written in
+ * digits only (no sign, exponent, spaces or leading zero; above 2^53 they do not parse), and a random
+ * of 1 to 32 lower-case letters and digits. CLAIM_TAIL is what follows a claim prefix (`firstClaim`).
+ */
+const RECORD_KEY = /^c:([0-9a-f]{64}):(0|[1-9][0-9]{0,15}):([0-9a-z]{1,32})$/
+const CLAIM_KEY = /^handoff:([0-9a-f]{64}):(0|[1-9][0-9]{0,15}):(0|[1-9][0-9]{0,15}):([0-9a-z]{1,32})$/
+const CLAIM_TAIL = /^(0|[1-9][0-9]{0,15}):[0-9a-z]{1,32}$/
 
 export function recordKey(conversation: ConversationKey, loadTime: number, random: string): string {
   return `${RECORD_PREFIX}${conversation}:${loadTime}:${random}`
 }
 
-/** The `n` fields of `key` after `prefix`, split at `:`, when it has `n` and the last is a TOKEN. */
-function fields(key: string, prefix: string, n: number): string[] | undefined {
-  if (!key.startsWith(prefix)) return undefined
-  const f = key.slice(prefix.length).split(':')
-  return f.length === n && TOKEN.test(f[n - 1]!) ? f : undefined
-}
-
 export function parseRecordKey(key: string): { conversation: ConversationKey; loadTime: number; random: string } | undefined {
-  const f = fields(key, RECORD_PREFIX, 3)
-  const time = whole(f?.[1])
-  if (f === undefined || !HEX64.test(f[0]!) || time === undefined) return undefined
-  return { conversation: f[0] as ConversationKey, loadTime: time, random: f[2]! }
+  const [, conversation, time, random] = RECORD_KEY.exec(key) ?? []
+  const loadTime = Number(time)
+  return Number.isSafeInteger(loadTime) ? { conversation: conversation as ConversationKey, loadTime, random: random! } : undefined
 }
 
 export function claimKey(conversation: ConversationKey, segment: number, time: number, random: string): string {
@@ -83,11 +74,9 @@ export function claimKey(conversation: ConversationKey, segment: number, time: n
 }
 
 export function parseClaimKey(key: string): { conversation: ConversationKey; segment: number; time: number; random: string } | undefined {
-  const f = fields(key, CLAIM_PREFIX, 4)
-  const seg = whole(f?.[1])
-  const t = whole(f?.[2])
-  if (f === undefined || !HEX64.test(f[0]!) || seg === undefined || t === undefined) return undefined
-  return { conversation: f[0] as ConversationKey, segment: seg, time: t, random: f[3]! }
+  const [, conversation, ...rest] = CLAIM_KEY.exec(key) ?? []
+  const [segment, time] = rest.map(Number) as [number, number]
+  return Number.isSafeInteger(segment) && Number.isSafeInteger(time) ? { conversation: conversation as ConversationKey, segment, time, random: rest[2]! } : undefined
 }
 
 export function briefKey(venture: string): string {
@@ -109,15 +98,12 @@ export function claimPrefix(conversation: ConversationKey, segment: number): str
  * than 30 seconds is ignored. Returns the first fresh claim of the keys `<prefix><time>:<random>`, if any.
  */
 export function firstClaim(keys: readonly string[], prefix: string, now: number): string | undefined {
-  for (const key of keys) {
-    const at = whole(fields(key, prefix, 2)?.[0])
-    if (at === undefined) continue
-    // Older than 30 s: left by a process that died mid-handoff. Dated well ahead of now: a clock or a
-    // writer gone wrong; neither may hold the work.
-    if (now - at > CLAIM_TTL_MS || at - now > CLAIM_TTL_MS) continue
-    return key
-  }
-  return undefined
+  // Older than 30 s: left by a process that died mid-handoff. Dated well ahead of now: a clock or a
+  // writer gone wrong; neither may hold the work.
+  return keys.find((key) => {
+    const at = key.startsWith(prefix) ? Number(CLAIM_TAIL.exec(key.slice(prefix.length))?.[1]) : Number.NaN
+    return Number.isSafeInteger(at) && !(Math.abs(now - at) > CLAIM_TTL_MS)
+  })
 }
 
 /** The winning claim's key for `segment` of the conversation, if any (`firstClaim`). */

@@ -18,14 +18,13 @@ export const REUSE_WINDOW_MS = 30 * 60_000
  * least as new as the conversation's own last fetch.
  */
 export function canReuseBrief(view: ConversationView, cached: CachedBrief | undefined, now: number): boolean {
-  if (cached === undefined || view.briefAt === 0 || view.othersBriefSavedAt === 0) return false
-  return now - view.othersBriefSavedAt < REUSE_WINDOW_MS && cached.fetchedAt >= view.briefAt
+  return cached !== undefined && view.briefAt !== 0 && view.othersBriefSavedAt !== 0 && now - view.othersBriefSavedAt < REUSE_WINDOW_MS && cached.fetchedAt >= view.briefAt
 }
 
-const DAY = 24 * 60 * 60_000
 export const PRUNE_LIMIT = 20
 export const IDLE_RECORD_MS = 30 * 60_000
-export const OLD_MS = 14 * DAY
+/** 14 days. */
+export const OLD_MS = 14 * 86_400_000
 export const OLD_CLAIM_MS = 60 * 60_000
 
 /** SPEC.md: another record of this conversation not saved for 30 minutes may be folded. */
@@ -81,9 +80,10 @@ export function foldIdle(self: ConversationRecord, keys: readonly string[], othe
   let out = self
   for (const key of keys) {
     const other = others.get(key)
-    if (other === undefined || !isIdleRecord(other, now)) continue
-    out = fold(out, key, other, view)
-    folded.add(key)
+    if (other !== undefined && isIdleRecord(other, now)) {
+      out = fold(out, key, other, view)
+      folded.add(key)
+    }
   }
   return out
 }

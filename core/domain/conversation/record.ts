@@ -100,22 +100,11 @@ export interface ConversationView {
   readonly active?: { readonly session: string; readonly at: number }
 }
 
+/** A new record under `conversationId`: every time and number 0, every list empty, no notes, status or `active`. */
 export function newRecord(conversationId: ConversationId): ConversationRecord {
   return {
     conversationId,
-    idSince: 0,
-    segment: 0,
-    savedAt: 0,
-    seq: 0,
-    entries: [],
-    cursors: {},
-    allowed: [],
-    briefAt: 0,
-    recapAt: 0,
-    recapDoneAt: 0,
-    openedAt: 0,
-    closedAt: 0,
-    sessions: [],
+    ...JSON.parse('{"idSince":0,"segment":0,"savedAt":0,"seq":0,"entries":[],"cursors":{},"allowed":[],"briefAt":0,"recapAt":0,"recapDoneAt":0,"openedAt":0,"closedAt":0,"sessions":[]}'),
   }
 }
 
@@ -165,7 +154,7 @@ export function noteSession(record: ConversationRecord, session: string, at: num
  * numbers, by default the record's own.
  */
 export function keptAfterHandoff(record: ConversationRecord, selfKey: string, cursors: Readonly<Record<string, number>> = record.cursors): ConversationRecord {
-  const pending = (n: number, from: string | undefined) => n > (cursors[from ?? selfKey] ?? 0)
+  const pending = (e: Entry | Notes) => e.n > (cursors[e.from ?? selfKey] ?? 0)
   const { notes, ...kept } = record
-  return { ...kept, entries: record.entries.filter((e) => pending(e.n, e.from)), ...(notes !== undefined && pending(notes.n, notes.from) ? { notes } : {}) }
+  return { ...kept, entries: record.entries.filter(pending), ...(notes !== undefined && pending(notes) ? { notes } : {}) }
 }
