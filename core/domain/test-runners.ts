@@ -77,7 +77,8 @@ function wrapped(args: readonly string[], wrap?: readonly string[], assignments?
 /** The first of `candidates` (word lists) that names something, read one level deeper. */
 function identifyAny(candidates: readonly (readonly string[])[], depth: number): Found {
   for (const c of candidates) {
-    const f = identify(c, depth + 1)
+    if (--left < 0) return NONE
+    const f = read(c, depth + 1)
     if (f !== NONE) return f
   }
   return NONE
@@ -88,6 +89,19 @@ function identifyAny(candidates: readonly (readonly string[])[], depth: number):
  * lines or commands deep (none past MAX_DEPTH).
  */
 export function identify(words: readonly string[], depth: number): Found {
+  left = CANDIDATES_PER_COMMAND
+  return read(words, depth)
+}
+
+/**
+ * The word lists a wrapper's command may start at that one simple command may try, wrappers in wrappers
+ * included: each level tries a few (`timeout -k 5 10 …`), so without a bound `timeout 1` written twenty times
+ * would try millions. Past it the command names nothing.
+ */
+const CANDIDATES_PER_COMMAND = 256
+let left = 0
+
+function read(words: readonly string[], depth: number): Found {
   if (depth > MAX_DEPTH) return NONE
   let k = 0
   while (k < words.length && isAssignment(words[k] as string)) k += 1
@@ -129,7 +143,7 @@ export function identify(words: readonly string[], depth: number): Found {
     // falls through
     // `php vendor/bin/phpunit`, `ruby bin/rails test`: the script, read as a command.
     case 'script':
-      return identify(wrapped(args, rule.wrap)[0], depth + 1)
+      return read(wrapped(args, rule.wrap)[0], depth + 1)
     case 'python':
       return python(args, depth)
     // `coverage run [flags] -m pytest …` or `coverage run manage.py test`.
@@ -208,16 +222,16 @@ function packageManager(pm: string, rule: Rule, args: readonly string[], depth: 
       const script = wrapped(rest, rule.wrap)[0]
       const name = script[0] ?? ''
       if (isTestScriptName(name)) return { runner: name === 'test' && pm !== 'bun' ? `${pm} test` : `${pm} run ${name}` }
-      return pm === 'bun' ? identify(script, depth + 1) : NONE
+      return pm === 'bun' ? read(script, depth + 1) : NONE
     }
     // `pnpm exec jest` reads as `pnpx jest`.
-    if (does === 'exec') return identify(['pnpx', ...rest], depth)
-    if (does === 'workspace') return identify([pm, ...rest.slice(1)], depth + 1)
-    if (does === 'workspaces') return identify([pm, ...wrapped(rest.slice(1))[0]], depth + 1)
+    if (does === 'exec') return read(['pnpx', ...rest], depth)
+    if (does === 'workspace') return read([pm, ...rest.slice(1)], depth + 1)
+    if (does === 'workspaces') return read([pm, ...wrapped(rest.slice(1))[0]], depth + 1)
     if (pm !== 'npm') {
       // pnpm, yarn and bun run a package script or a binary by its bare name.
       if (isTestScriptName(sub)) return { runner: `${pm} run ${sub}` }
-      const f = identify([sub, ...rest], depth + 1)
+      const f = read([sub, ...rest], depth + 1)
       if (f.runner !== undefined) return f
     }
   }
@@ -235,13 +249,13 @@ function python(args: readonly string[], depth: number): Found {
       if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
       if (module === 'unittest') return { runner: module }
       // These modules are read as the commands of the same names.
-      return /^(?:pytest|py\.test|tox|nox|nose2|behave|coverage)$/.test(module) ? identify([module, ...rest], depth) : NONE
+      return /^(?:pytest|py\.test|tox|nox|nose2|behave|coverage)$/.test(module) ? read([module, ...rest], depth) : NONE
     }
     if (a === '-c') return NONE
     if (!isFlag(a)) break
     i += /^-[WXQ]$/.test(a) ? 2 : 1
   }
-  return identify(args.slice(i), depth + 1)
+  return read(args.slice(i), depth + 1)
 }
 
 /**

@@ -361,3 +361,17 @@ describe('isTestScriptName', () => {
     expect(isTestScriptName(name)).toBe(expected)
   })
 })
+
+describe('wrappers in wrappers', () => {
+  // Each `timeout` level tries every numeric word as its duration: unbounded, forty levels would try more word
+  // lists than a hook call could ever read (twenty took a second). The bound leaves real nesting alone.
+  test('a few levels still name the run inside', () => {
+    expect(detectTestRunner('timeout 5 timeout -k 1 5 nice -n 5 npm test')).toBe('npm test')
+    expect(detectTestRunner(`${'timeout 1 '.repeat(6)}pytest -q`)).toBe('pytest')
+  })
+
+  test.each([20, 40, 200])('%i levels of `timeout 1` around a command that runs no tests name none, and the answer comes', (levels) => {
+    expect(detectTestRunner(`${'timeout 1 '.repeat(levels)}echo done`)).toBeUndefined()
+    expect(testCommandsOf(`${'timeout 1 2 3 '.repeat(levels)}true && echo x`)).toEqual([])
+  })
+})
