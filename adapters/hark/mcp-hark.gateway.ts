@@ -123,7 +123,7 @@ export class McpHarkGateway implements HarkGateway {
   private async call<T>(tool: string, args: Record<string, unknown>, options?: HarkCallOptions, read?: (payload: unknown) => T | undefined, missing = ''): Promise<HarkResult<T>> {
     // The request's JSON-RPC id, which grows with each request of the plugin load (HarkAnswers keeps the latest).
     const order = nextRequestId++
-    const { result, status } = await this.send(tool, args, order, options)
+    const [result, status] = await this.send(tool, args, order, options)
     const outcome = result.ok ? 'ok' : result.kind
     Promise.resolve()
       .then(() => this.clock.now())
@@ -138,7 +138,7 @@ export class McpHarkGateway implements HarkGateway {
   }
 
   /** Builds request `id`, waits at most the limit, reads the reply; with the HTTP status when one came. */
-  private async send(tool: string, args: Record<string, unknown>, id: number, options?: HarkCallOptions): Promise<{ result: HarkResult<unknown>; status?: number }> {
+  private async send(tool: string, args: Record<string, unknown>, id: number, options?: HarkCallOptions): Promise<[result: HarkResult<unknown>, status?: number]> {
     const key = this.identity.accessKey
     // A failure's detail may quote Hark's own words or the engine's error, which might echo the key: never
     // let it out, nor any piece of it in any case (a cut-off or lower-cased echo; see redactAccessKey).
@@ -159,23 +159,23 @@ export class McpHarkGateway implements HarkGateway {
       'x-hark-client': CLIENT_NAME,
     }
     const limit = Math.min(options?.timeoutMs ?? REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS)
-    if (limit <= 0) return { result: failure('timeout', 'no time left to send it') }
+    if (limit <= 0) return [failure('timeout', 'no time left to send it')]
     const reply = await within(this.clock, limit, () => this.endpoint.post(headers, body))
     if (!reply.done) {
-      if (reply.reason === 'timeout') return { result: failure('timeout', `no answer within ${(limit / 1000).toFixed(1)} s`) }
+      if (reply.reason === 'timeout') return [failure('timeout', `no answer within ${(limit / 1000).toFixed(1)} s`)]
       // The engine's rejection names the URL and the cause; keep the cause only, never the key: redacted before
       // describeError cuts the line at 160 characters (a cut key is harder to find) and after.
       const raw: unknown = reply.error instanceof Error ? reply.error.message : reply.error
       const text = withoutKey(describeError(typeof raw === 'string' ? withoutKey(raw) : raw))
       const cause = /failed:\s*(.*)$/.exec(text)?.[1] ?? text
       // Only a failure before the request went out is "nothing reached Hark" (such a handoff is kept for later: core/domain/undelivered.ts).
-      return { result: nothingSent(cause) ? failure('unreachable', `could not connect (${cause})`) : failure('broken', `the connection broke (${cause})`) }
+      return [nothingSent(cause) ? failure('unreachable', `could not connect (${cause})`) : failure('broken', `the connection broke (${cause})`)]
     }
     const status = reply.value.status
     // The key refused is its own failure: the status line and /hark say how to set a new one.
-    if (status === 401 || status === 403) return { result: failure('key-refused', `HTTP ${status}`), status }
+    if (status === 401 || status === 403) return [failure('key-refused', `HTTP ${status}`), status]
     const outcome = readMcpReply(reply.value, id, key)
-    return { result: outcome.ok ? { ok: true, value: outcome.payload } : failure('refused', withoutKey(outcome.detail)), status }
+    return [outcome.ok ? { ok: true, value: outcome.payload } : failure('refused', withoutKey(outcome.detail)), status]
   }
 }
 
