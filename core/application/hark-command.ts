@@ -187,20 +187,19 @@ const PREVIEW_FIELDS = 'what_i_did what_changed whats_next links watch_out_for'.
  * (cleaned), or what would happen instead.
  */
 export function describePreview(preview: HandoffPreview): string {
-  const nothingSent = 'Nothing has been sent or stored.'
   switch (preview.kind) {
     case 'idle':
       return SETUP_HELP
     case 'moved':
-      return `This conversation moved to a background process; that process hands it off. ${nothingSent}`
+      return 'This conversation moved to a background process; that process hands it off. Nothing has been sent or stored.'
     case 'nothing':
-      return `Nothing to hand off: no edits, commits or test runs since the last handoff, and no Hark session is open, so nothing would be sent. ${nothingSent}`
+      return 'Nothing to hand off: no edits, commits or test runs since the last handoff, and no Hark session is open, so nothing would be sent. Nothing has been sent or stored.'
     case 'close_session':
-      return `Nothing to hand off: no edits, commits or test runs since the last handoff. If the session ended now, close_session would be sent to close the open Hark session, with the reason "${preview.reason}". ${nothingSent}`
+      return `Nothing to hand off: no edits, commits or test runs since the last handoff. If the session ended now, close_session would be sent to close the open Hark session, with the reason "${preview.reason}". Nothing has been sent or stored.`
     case 'end_session': {
       const p = preview.payload
       return [
-        `If the session ended now, end_session would send this to Hark for ${p.venture}, after cleaning. ${nothingSent}`,
+        `If the session ended now, end_session would send this to Hark for ${p.venture}, after cleaning. Nothing has been sent or stored.`,
         ...PREVIEW_FIELDS.flatMap((name) => {
           const value = name === 'links' ? p.links.join('\n') : p[name]
           return value === undefined ? [] : [`${name}:\n${value || '(empty)'}`]
