@@ -43,6 +43,9 @@ const failure = (kind: HarkFailureKind, detail: string): HarkResult<never> => ({
 /** `value`'s fields when it is an object (an array included), else undefined. */
 const fieldsOf = (value: unknown): Record<string, unknown> | undefined => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined)
 
+/** `value` when it is an array, else an empty one. */
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
+
 export class McpHarkGateway implements HarkGateway {
   constructor(
     private readonly endpoint: HarkEndpoint,
@@ -52,12 +55,14 @@ export class McpHarkGateway implements HarkGateway {
   ) {}
 
   async getBrief(venture: Venture, options?: HarkCallOptions) {
-    return this.map(await this.call('get_agent_brief', { venture, depth: 'compact' }, options), parseBrief, 'no brief in the reply')
+    return this.call('get_agent_brief', { venture, depth: 'compact' }, options, parseBrief, 'no brief in the reply')
   }
 
   async listDecisions(venture: Venture, options?: HarkCallOptions) {
-    return this.map(
-      await this.call('list_journal_entries', { venture, kind: 'decision', limit: 200 }, options),
+    return this.call(
+      'list_journal_entries',
+      { venture, kind: 'decision', limit: 200 },
+      options,
       (payload) => {
         const entries = Array.isArray(payload) ? payload : fieldsOf(payload)?.['entries']
         return Array.isArray(entries) ? parseDecisionEntries(entries) : undefined
@@ -67,14 +72,15 @@ export class McpHarkGateway implements HarkGateway {
   }
 
   async listCandidates(venture: Venture, options?: HarkCallOptions) {
-    return this.map(
-      await this.call('list_candidates', { venture }, options),
+    return this.call(
+      'list_candidates',
+      { venture },
+      options,
       (payload) => {
-        const o = Array.isArray(payload) ? undefined : fieldsOf(payload)
-        const raw = o === undefined ? payload : o['entries']
-        const entries = Array.isArray(raw) ? raw : []
-        const rawFields = o?.['build_state_fields']
-        const fields: unknown[] = Array.isArray(rawFields) ? rawFields : []
+        const o = fieldsOf(payload)
+        // An array is the entries alone (an array's own `entries` is its method).
+        const entries = listOf(Array.isArray(payload) ? payload : o?.['entries'])
+        const fields = listOf(o?.['build_state_fields'])
         const fieldItems = fields.slice(0, 200).flatMap((f) => {
           const field = fieldsOf(f)?.['field']
           return typeof field === 'string' ? [`Change to ${field}`] : []
@@ -87,49 +93,37 @@ export class McpHarkGateway implements HarkGateway {
   }
 
   async getVenture(idOrCode: Venture, options?: HarkCallOptions): Promise<HarkResult<string | undefined>> {
-    const result = this.map(
-      await this.call('get_venture', { id_or_code: idOrCode }, options),
-      (payload) => {
-        const o = fieldsOf(payload) ?? {}
-        const id = (fieldsOf(o['venture']) ?? o)['id']
-        return { found: typeof id === 'string' && isProjectId(id) ? id.toLowerCase() : undefined }
-      },
-      '',
-    )
+    const result = await this.call('get_venture', { id_or_code: idOrCode }, options, (payload) => {
+      const o = fieldsOf(payload) ?? {}
+      const id = (fieldsOf(o['venture']) ?? o)['id']
+      return { found: typeof id === 'string' && isProjectId(id) ? id.toLowerCase() : undefined }
+    })
     return result.ok ? { ok: true, value: result.value.found } : result
   }
 
   async endSession(args: EndSessionArgs, options?: HarkCallOptions) {
-    return this.done(await this.call('end_session', { ...args }, options))
+    return this.call<void>('end_session', { ...args }, options)
   }
 
   async sessionStopped(venture: Venture, options?: HarkCallOptions) {
-    return this.done(await this.call('session_stopped', { venture }, options))
+    return this.call<void>('session_stopped', { venture }, options)
   }
 
   async closeSession(reason: string, options?: HarkCallOptions) {
-    return this.done(await this.call('close_session', { reason }, options))
-  }
-
-  private done(result: HarkResult<unknown>): HarkResult<void> {
-    return result.ok ? { ok: true, value: undefined } : result
-  }
-
-  private map<T>(result: HarkResult<unknown>, read: (payload: unknown) => T | undefined, missing: string): HarkResult<T> {
-    if (!result.ok) return result
-    const value = read(result.value)
-    return value === undefined ? failure('refused', missing) : { ok: true, value }
+    return this.call<void>('close_session', { reason }, options)
   }
 
   /**
    * One `tools/call`, its ending noted in HarkAnswers once the clock has said when (never throws: a clock
-   * that does is left unnoted). The caller does not wait for that reading: it is a call to the engine, and
-   * the first guarded edit or the handoff would wait for it before going on with Hark's answer.
+   * that does is left unnoted), its payload then read by `read` (undefined from it: a failure, `missing`
+   * its detail; no `read`: the call's value is undefined). The caller does not wait for that reading of the
+   * clock: it is a call to the engine, and the first guarded edit or the handoff would wait for it before
+   * going on with Hark's answer.
    */
-  private async call(tool: string, args: Record<string, unknown>, options?: HarkCallOptions): Promise<HarkResult<unknown>> {
+  private async call<T>(tool: string, args: Record<string, unknown>, options?: HarkCallOptions, read?: (payload: unknown) => T | undefined, missing = ''): Promise<HarkResult<T>> {
     // The request's JSON-RPC id, which grows with each request of the plugin load (HarkAnswers keeps the latest).
     const order = nextRequestId++
-    const { result, status } = await this.send(tool, args, order, options)
+    const [result, status] = await this.send(tool, args, order, options)
     const outcome = result.ok ? 'ok' : result.kind
     Promise.resolve()
       .then(() => this.clock.now())
@@ -137,11 +131,18 @@ export class McpHarkGateway implements HarkGateway {
         (at) => this.answers.record({ tool, outcome, ...(status !== undefined && { status }), at }, order),
         () => undefined,
       )
-    return result
+    if (!result.ok) return result
+    if (read === undefined) return { ok: true, value: undefined as T }
+    const value = read(result.value)
+    return value === undefined ? failure('refused', missing) : { ok: true, value }
   }
 
   /** Builds request `id`, waits at most the limit, reads the reply; with the HTTP status when one came. */
-  private async send(tool: string, args: Record<string, unknown>, id: number, options?: HarkCallOptions): Promise<{ result: HarkResult<unknown>; status?: number }> {
+  private async send(tool: string, args: Record<string, unknown>, id: number, options?: HarkCallOptions): Promise<[result: HarkResult<unknown>, status?: number]> {
+    const key = this.identity.accessKey
+    // A failure's detail may quote Hark's own words or the engine's error, which might echo the key: never
+    // let it out, nor any piece of it in any case (a cut-off or lower-cased echo; see redactAccessKey).
+    const withoutKey = (text: string) => redactAccessKey(text, key)
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id,
@@ -151,42 +152,30 @@ export class McpHarkGateway implements HarkGateway {
     const headers = {
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
-      Authorization: `Bearer ${this.identity.accessKey}`,
+      Authorization: `Bearer ${key}`,
       'User-Agent': await this.identity.userAgent(),
       // SPEC.md's X-Hark-Client, in lower case as HTTP/2 sends every name (names are case-insensitive, RFC 9110
       // §5.1): the engine parses a second time any module file whose text holds the word with a capital C.
       'x-hark-client': CLIENT_NAME,
     }
     const limit = Math.min(options?.timeoutMs ?? REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS)
-    if (limit <= 0) return { result: failure('timeout', 'no time left to send it') }
+    if (limit <= 0) return [failure('timeout', 'no time left to send it')]
     const reply = await within(this.clock, limit, () => this.endpoint.post(headers, body))
     if (!reply.done) {
-      if (reply.reason === 'timeout') return { result: failure('timeout', `no answer within ${(limit / 1000).toFixed(1)} s`) }
-      const cause = this.connectionFailure(reply.error)
+      if (reply.reason === 'timeout') return [failure('timeout', `no answer within ${(limit / 1000).toFixed(1)} s`)]
+      // The engine's rejection names the URL and the cause; keep the cause only, never the key: redacted before
+      // describeError cuts the line at 160 characters (a cut key is harder to find) and after.
+      const raw: unknown = reply.error instanceof Error ? reply.error.message : reply.error
+      const text = withoutKey(describeError(typeof raw === 'string' ? withoutKey(raw) : raw))
+      const cause = /failed:\s*(.*)$/.exec(text)?.[1] ?? text
       // Only a failure before the request went out is "nothing reached Hark" (such a handoff is kept for later: core/domain/undelivered.ts).
-      return { result: nothingSent(cause) ? failure('unreachable', `could not connect (${cause})`) : failure('broken', `the connection broke (${cause})`) }
+      return [nothingSent(cause) ? failure('unreachable', `could not connect (${cause})`) : failure('broken', `the connection broke (${cause})`)]
     }
     const status = reply.value.status
     // The key refused is its own failure: the status line and /hark say how to set a new one.
-    if (status === 401 || status === 403) return { result: failure('key-refused', `HTTP ${status}`), status }
-    const outcome = readMcpReply(reply.value, id, this.identity.accessKey)
-    return { result: outcome.ok ? { ok: true, value: outcome.payload } : failure('refused', this.withoutKey(outcome.detail)), status }
-  }
-
-  /**
-   * A failure's detail may quote Hark's own words or the engine's error, which might echo the key:
-   * never let it out, nor any piece of it in any case (a cut-off or lower-cased echo; see redactAccessKey).
-   */
-  private withoutKey(detail: string): string {
-    return redactAccessKey(detail, this.identity.accessKey)
-  }
-
-  /** The engine's rejection names the URL and the cause; keep the cause only, never the key. */
-  private connectionFailure(error: unknown): string {
-    // Redacted before describeError cuts the line at 160 characters (a cut key is harder to find) and after.
-    const raw: unknown = error instanceof Error ? error.message : error
-    const text = this.withoutKey(describeError(typeof raw === 'string' ? this.withoutKey(raw) : raw))
-    return /failed:\s*(.*)$/.exec(text)?.[1] ?? text
+    if (status === 401 || status === 403) return [failure('key-refused', `HTTP ${status}`), status]
+    const outcome = readMcpReply(reply.value, id, key)
+    return [outcome.ok ? { ok: true, value: outcome.payload } : failure('refused', withoutKey(outcome.detail)), status]
   }
 }
 

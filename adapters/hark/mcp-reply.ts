@@ -63,13 +63,8 @@ export function sseMessages(body: string): unknown[] {
   return out
 }
 
-/** Finds the reply to request `id` among the messages of a reply body. */
-function findReply(messages: readonly unknown[], id: number): Record<string, unknown> | undefined {
-  for (const m of messages.flatMap((x) => (Array.isArray(x) ? x : [x]))) {
-    if (isObject(m) && m['id'] === id && ('result' in m || 'error' in m)) return m
-  }
-  return undefined
-}
+/** The JSON-RPC answers among `messages` (objects with a `result` or an `error`). */
+const answers = (messages: readonly unknown[]): Record<string, unknown>[] => messages.filter((m): m is Record<string, unknown> => isObject(m) && ('result' in m || 'error' in m))
 
 /** The tool payload of a `tools/call` result (HARK-API.md). */
 export function toolPayload(result: unknown, secret?: string): McpOutcome {
@@ -81,42 +76,38 @@ export function toolPayload(result: unknown, secret?: string): McpOutcome {
   const structured = result['structuredContent']
   if (structured !== undefined && structured !== null) return reasonable(structured)
   const text = texts.join('\n')
-  let payload: unknown
   try {
-    payload = JSON.parse(text)
+    return reasonable(JSON.parse(text))
   } catch {
     return { ok: true, payload: text }
   }
-  return reasonable(payload)
 }
 
 /** Reads the HTTP reply to JSON-RPC request `id`; `secret` never appears in a failure's detail. */
 export function readMcpReply(reply: HttpReply, id: number, secret?: string): McpOutcome {
+  const { text } = reply
   if (!reply.ok) return failed(`HTTP ${reply.status}`)
-  if (reply.text.length > MAX_REPLY) return failed('the reply is too large')
-  const type = (reply.headers['content-type'] ?? '').toLowerCase()
+  if (text.length > MAX_REPLY) return failed('the reply is too large')
   let messages: unknown[]
-  if (type.includes('text/event-stream')) {
-    messages = sseMessages(reply.text)
+  if ((reply.headers['content-type'] ?? '').toLowerCase().includes('text/event-stream')) {
+    messages = sseMessages(text)
   } else {
     try {
-      messages = [JSON.parse(reply.text)]
+      messages = [JSON.parse(text)]
     } catch {
       // Some servers send SSE without the header; try that before giving up.
-      messages = sseMessages(reply.text)
+      messages = sseMessages(text)
       if (messages.length === 0) return failed('the reply is not JSON')
     }
   }
-  const message = findReply(messages, id)
-  if (message === undefined) {
-    const other = messages.some((m) => isObject(m) && ('result' in m || 'error' in m))
-    return failed(other ? 'the reply answers another request' : 'the reply holds no JSON-RPC answer')
-  }
+  // The answer to `id`, in a batch too; another answer, outside a batch, is one to another request.
+  const message = answers(messages.flat()).find((m) => m['id'] === id)
+  if (message === undefined) return failed(answers(messages).length > 0 ? 'the reply answers another request' : 'the reply holds no JSON-RPC answer')
   if ('error' in message) {
     const error = isObject(message['error']) ? message['error'] : {}
     const code = typeof error['code'] === 'number' ? ` ${error['code']}` : ''
-    const text = typeof error['message'] === 'string' ? `: ${excerpt(error['message'], secret)}` : ''
-    return failed(`JSON-RPC error${code}${text}`)
+    const detail = typeof error['message'] === 'string' ? `: ${excerpt(error['message'], secret)}` : ''
+    return failed(`JSON-RPC error${code}${detail}`)
   }
   return toolPayload(message['result'], secret)
 }

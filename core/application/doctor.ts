@@ -57,15 +57,15 @@ export interface DoctorFacts {
   readonly engineVersion?: string | undefined
 }
 
-/** Each outcome of a request as the report words it, and its fix ('' for none). */
-const OUTCOMES: Readonly<Record<HarkAnswer['outcome'], readonly [word: string, fix: string]>> = {
-  ok: ['ok', ''],
-  'key-refused': ['key refused', `Hark refused the access key: set a new one with ${CONFIGURE}, then restart Claude Code.`],
-  unreachable: ['unreachable', 'No connection to harkstudio.io: check the network, or the proxy (HTTPS_PROXY) and its certificate (NODE_EXTRA_CA_CERTS).'],
-  broken: ['connection broke', 'The connection broke after the request went out: the network or a proxy dropped it; Hark may have got it.'],
-  timeout: ['timed out', 'No answer within the limit: Hark or the network is slow; a proxy may be holding the request.'],
-  refused: ['error', 'Hark answered with an error: try again later; if it stays, tell Hark\'s support the tool and the time.'],
-}
+/** Each outcome of a request as the report words it, and its fix ('' for none): one JSON string, literal data. */
+const OUTCOMES: Readonly<Record<HarkAnswer['outcome'], readonly [word: string, fix: string]>> = JSON.parse(`{
+  "ok": ["ok", ""],
+  "key-refused": ["key refused", "Hark refused the access key: set a new one with ${CONFIGURE}, then restart Claude Code."],
+  "unreachable": ["unreachable", "No connection to harkstudio.io: check the network, or the proxy (HTTPS_PROXY) and its certificate (NODE_EXTRA_CA_CERTS)."],
+  "broken": ["connection broke", "The connection broke after the request went out: the network or a proxy dropped it; Hark may have got it."],
+  "timeout": ["timed out", "No answer within the limit: Hark or the network is slow; a proxy may be holding the request."],
+  "refused": ["error", "Hark answered with an error: try again later; if it stays, tell Hark's support the tool and the time."]
+}`)
 
 /** The fix for a failed answer, or '' for an answer that needs none. */
 export function fixFor(answer: HarkAnswer): string {
@@ -81,26 +81,30 @@ function when(at: number, now: number): string {
 
 /** The report's text. Pure: the same facts give the same screen. */
 export function renderDoctor(f: DoctorFacts): string {
-  const { looked, answers, store: s } = f
-  const lines = ['Hark doctor (from what this session already knows; it sends nothing)', '']
-  if (f.project !== undefined) {
-    lines.push(`Project file: ${f.project.file} (project ${f.project.venture})`)
-  } else if (f.idleReason === 'unplaced-folder') {
-    lines.push('Project file: none looked for: the session runs in a network share or a device path, which the plugin does not read.')
-  } else {
-    lines.push('Project file: none found. Looked for, nearest first:', ...looked.slice(0, MAX_PLACES).map((place) => `  ${place}`))
-    if (looked.length > MAX_PLACES) lines.push(`  and ${looked.length - MAX_PLACES} more up to the root`)
-    lines.push('  Fix: mkdir -p .hark && echo V-012 > .hark/project (your project\'s code), or run `hark init`.')
-  }
-  lines.push(f.keySet ? 'Access key: set' : `Access key: not set. Fix: ${CONFIGURE}`, '', answers.length === 0 ? 'Hark\'s answers: none yet (no request since the plugin loaded).' : 'Hark\'s last answer per tool:')
+  const { looked, answers, store: s, project, waiting } = f
   const width = Math.max(...answers.map((a) => a.tool.length))
-  for (const a of answers) {
-    lines.push(`  ${a.tool.padEnd(width)}  ${OUTCOMES[a.outcome][0]}${a.status !== undefined ? ` (HTTP ${a.status})` : ''}, ${when(a.at, f.now)}`)
-    const fix = fixFor(a)
-    if (fix !== '') lines.push(`  ${' '.repeat(width)}  Fix: ${fix}`)
-  }
   const size = s.bytes === undefined ? '' : `, about ${s.bytes < 10_240 ? `${s.bytes} bytes` : `${Math.round(s.bytes / 1024)} KB`} of data`
-  lines.push(
+  return [
+    'Hark doctor (from what this session already knows; it sends nothing)',
+    '',
+    ...(project !== undefined
+      ? [`Project file: ${project.file} (project ${project.venture})`]
+      : f.idleReason === 'unplaced-folder'
+        ? ['Project file: none looked for: the session runs in a network share or a device path, which the plugin does not read.']
+        : [
+            'Project file: none found. Looked for, nearest first:',
+            ...looked.slice(0, MAX_PLACES).map((place) => `  ${place}`),
+            ...(looked.length > MAX_PLACES ? [`  and ${looked.length - MAX_PLACES} more up to the root`] : []),
+            '  Fix: mkdir -p .hark && echo V-012 > .hark/project (your project\'s code), or run `hark init`.',
+          ]),
+    f.keySet ? 'Access key: set' : `Access key: not set. Fix: ${CONFIGURE}`,
+    '',
+    answers.length === 0 ? 'Hark\'s answers: none yet (no request since the plugin loaded).' : 'Hark\'s last answer per tool:',
+    ...answers.flatMap((a) => {
+      const [word, fix] = OUTCOMES[a.outcome]
+      const line = `  ${a.tool.padEnd(width)}  ${word}${a.status !== undefined ? ` (HTTP ${a.status})` : ''}, ${when(a.at, f.now)}`
+      return fix === '' ? [line] : [line, `  ${' '.repeat(width)}  Fix: ${fix}`]
+    }),
     '',
     `Store: one file under ~/.claude/plugins/store/, named after how the plugin was installed: ${STORE_FILES}`,
     s.entries === undefined
@@ -109,11 +113,11 @@ export function renderDoctor(f: DoctorFacts): string {
     s.refusedWrite
       ? '  A write was refused this session: this process hands off its own work. Fix: check the disk (space, permissions) under ~/.claude/plugins/store/.'
       : '  No write refused this session.',
-  )
-  if (s.slow) lines.push('  The store was slow to answer once; later calls wait less.')
-  if (f.waiting > 0) lines.push(`Handoffs waiting for delivery: ${f.waiting} (the next session start in this project sends ${f.waiting === 1 ? 'it' : 'them'}).`)
-  lines.push('', `Versions: hark-memory ${f.pluginVersion ?? '(unknown)'}, Claude Code ${f.engineVersion ?? '(unknown)'}`)
-  return lines.join('\n')
+    ...(s.slow ? ['  The store was slow to answer once; later calls wait less.'] : []),
+    ...(waiting > 0 ? [`Handoffs waiting for delivery: ${waiting} (the next session start in this project sends ${waiting === 1 ? 'it' : 'them'}).`] : []),
+    '',
+    `Versions: hark-memory ${f.pluginVersion ?? '(unknown)'}, Claude Code ${f.engineVersion ?? '(unknown)'}`,
+  ].join('\n')
 }
 
 export class Doctor {
@@ -131,12 +135,12 @@ export class Doctor {
 
   /** The report for `/hark doctor`. Sends nothing; never throws (a fact that can't be read shows as unknown). */
   async report(): Promise<string> {
-    const project = this.start.project
+    const { project, activeProject } = this.start
     const [now, looked, storeFacts, waiting, pluginVersion, engineVersion] = await Promise.all([
       this.clock.now(),
-      project === undefined ? this.places() : Promise.resolve([]),
+      project === undefined ? this.places() : [],
       this.storeFacts(),
-      this.start.activeProject === undefined ? Promise.resolve(0) : this.delivery.waiting(this.start.activeProject.venture).catch(() => 0),
+      activeProject === undefined ? 0 : this.delivery.waiting(activeProject.venture).catch(() => 0),
       quiet(this.session.pluginVersion()),
       quiet(this.session.engineVersion()),
     ])
@@ -166,12 +170,13 @@ export class Doctor {
 
   private async storeFacts(): Promise<StoreFacts> {
     const flags = { refusedWrite: this.conversation.refused, slow: this.health.slow }
+    const wait = { waitMs: DOCTOR_STORE_WAIT_MS }
     const read = await within(this.clock, DOCTOR_STORE_WAIT_MS, async () => {
       // A store that did not answer is not an empty one: the report says it could not be read.
-      const keys = await this.store.keys({ waitMs: DOCTOR_STORE_WAIT_MS })
+      const keys = await this.store.keys(wait)
       if (keys === undefined) throw new Error('the store did not answer')
       const count = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).length
-      const values = await Promise.all(keys.map((k) => this.store.get(k, { waitMs: DOCTOR_STORE_WAIT_MS })))
+      const values = await Promise.all(keys.map((k) => this.store.get(k, wait)))
       const bytes = keys.reduce((sum, k, i) => sum + JSON.stringify(k).length + (JSON.stringify(values[i]) ?? '').length + 2, 2)
       return { entries: keys.length, bytes, records: count(RECORD_PREFIX), briefs: count(BRIEF_PREFIX), claims: count(CLAIM_PREFIX), undelivered: count(UNDELIVERED_PREFIX) + count(UNDELIVERED_CLAIM_PREFIX) }
     })

@@ -10,6 +10,7 @@
  * `/clear` does not ask again); HarkCommand alone changes it.
  */
 import { renderBriefText } from '../domain/brief'
+import type { HandoffPayload } from '../domain/handoff'
 import { describeItem } from '../domain/item'
 import { isProjectId, type Venture } from '../domain/project'
 import type { HarkFailureKind, HarkGateway } from '../ports/hark.port'
@@ -26,14 +27,14 @@ export const STUDIO_URL = 'https://harkstudio.io/studio'
 export const VENTURE_URL = 'https://harkstudio.io/ventures/'
 
 const USAGE = 'Usage: /hark [brief|handoff|preview|needs|open|doctor]'
-const SUBCOMMANDS = ['', 'brief', 'handoff', 'preview', 'needs', 'open', 'help', 'doctor']
+/** The words /hark knows, '' (/hark alone) for the brief. */
+const SUBCOMMANDS = '|brief|handoff|preview|needs|open|help|doctor'.split('|')
 
 /** `n` and `noun`, plural but for one: `1 file`, `2 files`. */
 const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`
 
-function subcommand(args: string): string {
-  return (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
-}
+/** `/hark <args>`'s first word, lower-cased ('' for none). */
+const subcommand = (args: string): string => (args.trim().split(/\s+/)[0] ?? '').toLowerCase()
 
 /** Each project's id (a UUID), once `get_venture` named it, for /hark open. */
 export class ProjectLink {
@@ -81,63 +82,54 @@ export class HarkCommand {
   /** The text to print for `/hark <args>`, once the conversation has started. */
   async run(args: string): Promise<string> {
     const sub = subcommand(args)
+    const { phase, activeProject: project } = this.start
     const unknown = this.unknown(args)
     if (unknown !== undefined) return unknown
     if (sub === 'doctor') return this.doctor.report()
-    if (sub === 'preview' && (this.start.phase === 'unstarted' || this.start.phase === 'placeholder')) {
+    if (sub === 'preview' && (phase === 'unstarted' || phase === 'placeholder')) {
       return 'Nothing to hand off: the plugin has not started in this conversation yet (it starts with the first prompt), so nothing would be sent. Nothing has been sent or stored.'
     }
-    if (sub === 'help') return `${USAGE}\n${this.start.activeProject !== undefined ? '' : SETUP_HELP}`.trim()
-    const project = this.start.activeProject
+    if (sub === 'help') return project === undefined ? `${USAGE}\n${SETUP_HELP}` : USAGE
     if (project === undefined) return this.setupText()
-    switch (sub) {
-      case 'handoff': {
-        const outcome = await this.handOff.run()
-        if (outcome.kind === 'sent') this.briefs.showStatus()
-        return describeHandoff(outcome)
-      }
-      case 'preview':
-        return describePreview(await this.handOff.preview())
-      case 'needs':
-        return this.needs(project.venture)
-      case 'open':
-        return this.open()
-      default:
-        return this.brief()
+    if (sub === 'handoff') {
+      const outcome = await this.handOff.run()
+      if (outcome.kind === 'sent') this.briefs.showStatus()
+      return describeHandoff(outcome)
     }
+    if (sub === 'preview') return describePreview(await this.handOff.preview())
+    if (sub === 'needs') return this.needs(project.venture)
+    return sub === 'open' ? this.open() : this.brief()
   }
 
   private setupText(): string {
-    if (this.start.idleReason === 'unplaced-folder') {
+    const { idleReason, project } = this.start
+    if (idleReason === 'unplaced-folder') {
       return 'This session runs in a network share or a device path, which the plugin does not read, so nothing is sent. Open the project through a drive letter (map the share) to use Hark.'
     }
-    const project = this.start.project
-    if (this.start.idleReason === 'no-key' && project !== undefined) {
-      return `Hark project ${project.venture} (from ${project.file}), but no access key is set, so nothing is sent.\n${KEY_HELP}`
-    }
-    return `No Hark project file (.hark/project or .hark) was found in this folder or its parents, so nothing is sent.\n${PROJECT_HELP}`
+    return idleReason === 'no-key' && project !== undefined
+      ? `Hark project ${project.venture} (from ${project.file}), but no access key is set, so nothing is sent.\n${KEY_HELP}`
+      : `No Hark project file (.hark/project or .hark) was found in this folder or its parents, so nothing is sent.\n${PROJECT_HELP}`
   }
 
+  /**
+   * The brief, fetched now (the last one this session has when the fetch fails), and the handoffs of earlier
+   * sessions that could not reach Hark and wait on this machine (core/domain/undelivered.ts).
+   */
   private async brief(): Promise<string> {
     const venture = this.start.project?.venture ?? ''
     const result = await this.briefs.fetch('for /hark brief')
-    const waiting = await this.waitingLine()
+    const active = this.start.activeProject
+    const n = active === undefined ? 0 : await this.delivery.waiting(active.venture)
+    const waiting = n === 0 ? '' : `\n\n${counted(n, 'handoff')} of earlier sessions could not reach Hark and wait${n === 1 ? 's' : ''} on this machine; the next session start sends ${n === 1 ? 'it' : 'them'}.`
     if (result.ok) return `Hark brief for ${venture}:\n\n${renderBriefText(result.value)}${waiting}`
     const last = this.briefs.brief
-    const failed = `Could not fetch the brief for ${venture} (${result.detail}).${keyHelp(result)}${waiting}`
+    const failed = `Could not fetch the brief for ${venture} (${result.detail}).${keyHelp(result.kind)}${waiting}`
     return last === undefined ? failed : `${failed}\nThe last brief this session has:\n\n${renderBriefText(last)}`
-  }
-
-  /** Handoffs of earlier sessions that could not reach Hark and wait on this machine (core/domain/undelivered.ts). */
-  private async waitingLine(): Promise<string> {
-    const project = this.start.activeProject
-    const n = project === undefined ? 0 : await this.delivery.waiting(project.venture)
-    return n === 0 ? '' : `\n\n${counted(n, 'handoff')} of earlier sessions could not reach Hark and wait${n === 1 ? 's' : ''} on this machine; the next session start sends ${n === 1 ? 'it' : 'them'}.`
   }
 
   private async needs(venture: Venture): Promise<string> {
     const result = await this.hark.listCandidates(venture)
-    if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).${keyHelp(result)}`
+    if (!result.ok) return `Could not list the proposals for ${venture} (${result.detail}).${keyHelp(result.kind)}`
     const { items, total } = result.value
     const state = this.conversation.view?.status?.state ?? this.briefs.brief?.handoffState ?? 'Open'
     await this.store.save((record, { now }) => ({ ...record, openedAt: Math.max(record.openedAt, now), status: { state, needYou: Math.min(total, 9_999), at: now } }))
@@ -161,10 +153,8 @@ export class HarkCommand {
   }
 }
 
-/** After a request Hark refused for its key (HTTP 401 or 403): how to set a new one. */
-function keyHelp(result: { readonly ok: false; readonly kind: HarkFailureKind }): string {
-  return result.kind === 'key-refused' ? `\nHark refused the access key.\n${KEY_HELP}` : ''
-}
+/** After a request that failed as `kind`: how to set a new key when Hark refused it (HTTP 401 or 403), else ''. */
+const keyHelp = (kind: HarkFailureKind): string => (kind === 'key-refused' ? `\nHark refused the access key.\n${KEY_HELP}` : '')
 
 function describeHandoff(outcome: HandoffOutcome): string {
   switch (outcome.kind) {
@@ -177,7 +167,7 @@ function describeHandoff(outcome: HandoffOutcome): string {
     case 'taken':
       return 'Another Claude Code process of this conversation is handing this work off.'
     case 'failed':
-      return `The handoff did not reach Hark: ${outcome.tool} failed (${outcome.detail}).${keyHelp({ ok: false, kind: outcome.failure })}`
+      return `The handoff did not reach Hark: ${outcome.tool} failed (${outcome.detail}).${keyHelp(outcome.failure)}`
     case 'sent': {
       if (outcome.tool === 'close_session') return 'No edits, commits or test runs to hand off: closed the Hark session.'
       const { files, commits, tests } = outcome.work
@@ -189,27 +179,31 @@ function describeHandoff(outcome: HandoffOutcome): string {
   }
 }
 
+/** The payload's fields /hark preview shows, in order (`links` one a line; a field left out is not shown). */
+const PREVIEW_FIELDS = 'what_i_did what_changed whats_next links watch_out_for'.split(' ') as readonly (keyof Omit<HandoffPayload, 'venture'>)[]
+
 /**
  * /hark preview (SPEC.md): each field of what the handoff would send now, exactly as it would go
  * (cleaned), or what would happen instead.
  */
 export function describePreview(preview: HandoffPreview): string {
-  const nothingSent = 'Nothing has been sent or stored.'
   switch (preview.kind) {
     case 'idle':
       return SETUP_HELP
     case 'moved':
-      return `This conversation moved to a background process; that process hands it off. ${nothingSent}`
+      return 'This conversation moved to a background process; that process hands it off. Nothing has been sent or stored.'
     case 'nothing':
-      return `Nothing to hand off: no edits, commits or test runs since the last handoff, and no Hark session is open, so nothing would be sent. ${nothingSent}`
+      return 'Nothing to hand off: no edits, commits or test runs since the last handoff, and no Hark session is open, so nothing would be sent. Nothing has been sent or stored.'
     case 'close_session':
-      return `Nothing to hand off: no edits, commits or test runs since the last handoff. If the session ended now, close_session would be sent to close the open Hark session, with the reason "${preview.reason}". ${nothingSent}`
+      return `Nothing to hand off: no edits, commits or test runs since the last handoff. If the session ended now, close_session would be sent to close the open Hark session, with the reason "${preview.reason}". Nothing has been sent or stored.`
     case 'end_session': {
       const p = preview.payload
-      const fields = { what_i_did: p.what_i_did, what_changed: p.what_changed, whats_next: p.whats_next, links: p.links.join('\n'), watch_out_for: p.watch_out_for }
       return [
-        `If the session ended now, end_session would send this to Hark for ${p.venture}, after cleaning. ${nothingSent}`,
-        ...Object.entries(fields).flatMap(([name, value]) => (value === undefined ? [] : [`${name}:\n${value === '' ? '(empty)' : value}`])),
+        `If the session ended now, end_session would send this to Hark for ${p.venture}, after cleaning. Nothing has been sent or stored.`,
+        ...PREVIEW_FIELDS.flatMap((name) => {
+          const value = name === 'links' ? p.links.join('\n') : p[name]
+          return value === undefined ? [] : [`${name}:\n${value || '(empty)'}`]
+        }),
       ].join('\n\n')
     }
   }

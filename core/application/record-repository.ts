@@ -78,7 +78,7 @@ export class RecordRepository {
    * Every record of conversation `open.key` but `open.recordKey` (this process's own), sanitized; damaged
    * ones are left out. Undefined: the store did not answer.
    */
-  private async read(open: Pick<OpenConversation, 'key' | 'recordKey'>, options: StoreCallOptions = {}): Promise<Map<string, ConversationRecord> | undefined> {
+  private async read(open: Pick<OpenConversation, 'key' | 'recordKey'>, options?: StoreCallOptions): Promise<Map<string, ConversationRecord> | undefined> {
     const keys = await this.calls.keys(options)
     if (keys === undefined) return undefined
     const mine = keys.filter((k) => parseRecordKey(k)?.conversation === open.key && k !== open.recordKey)
@@ -110,7 +110,7 @@ export class RecordRepository {
    * as it was). Queued with the saves, so it sees what this process saved before it. Resolves to the
    * records read (undefined: none, or refused).
    */
-  refresh(options: StoreCallOptions = {}): Promise<Others | undefined> {
+  refresh(options?: StoreCallOptions): Promise<Others | undefined> {
     return this.saves.queue(async () => {
       const open = this.conversation.open
       const others = open === undefined ? undefined : await this.read(open, options)
@@ -130,7 +130,7 @@ export class RecordRepository {
    * `refresh`, reading only) for the handoff session.end runs next, which then sends end_session a read
    * sooner. Not waited for by the hook.
    */
-  readAhead(options: StoreCallOptions = {}): void {
+  readAhead(options?: StoreCallOptions): void {
     const open = this.conversation.open
     if (open !== undefined) this.conversation.readAhead = quiet(this.saves.queue(() => this.read(open, options)))
   }
@@ -140,7 +140,7 @@ export class RecordRepository {
    * once), merged with this process's record as it is now; else `refresh`. Records another process saved
    * since are not in the view: their work is not marked, and goes in a later handoff. Resolves to the records merged.
    */
-  async refreshForHandoff(options: StoreCallOptions = {}): Promise<Others | undefined> {
+  async refreshForHandoff(options?: StoreCallOptions): Promise<Others | undefined> {
     const reading = this.conversation.readAhead
     this.dropReadAhead()
     const ahead = await reading
