@@ -99,6 +99,8 @@ export function identify(words: readonly string[], depth: number): Found {
  * would try millions. Past it the command names nothing.
  */
 const CANDIDATES_PER_COMMAND = 256
+/** The numbers a duration's wrapper tries as its duration: its option values and the duration itself (`-k 5 -s 9 10`). */
+const DURATIONS = 4
 let left = 0
 
 function read(words: readonly string[], depth: number): Found {
@@ -125,7 +127,10 @@ function read(words: readonly string[], depth: number): Found {
       }
       const c = rest.indexOf(rule.inner as string) + 1
       if (c > 0 && rest[c] !== undefined) return { inner: rest[c] }
-      const f = identifyAny(rule.duration ? rest.flatMap((a, i) => (/^\d+(?:\.\d+)?[smhd]?$/.test(a) ? [rest.slice(i + 1)] : [])) : wrapped(rest, rule.wrap, rule.assign), depth)
+      // A duration's wrapper (`timeout -k 5 10 …`) runs what follows one of its first DURATIONS numbers.
+      const numbers: number[] = []
+      for (let i = 0; rule.duration && i < rest.length && numbers.length < DURATIONS; i++) if (/^\d+(?:\.\d+)?[smhd]?$/.test(rest[i] as string)) numbers.push(i)
+      const f = identifyAny(rule.duration ? numbers.map((i) => rest.slice(i + 1)) : wrapped(rest, rule.wrap, rule.assign), depth)
       return rule.background ? { ...f, background: true } : f
     }
     // `sh -c '…'` runs a line; `sh ./run_tests.sh` a script.

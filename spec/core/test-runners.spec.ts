@@ -374,4 +374,16 @@ describe('wrappers in wrappers', () => {
     expect(detectTestRunner(`${'timeout 1 '.repeat(levels)}echo done`)).toBeUndefined()
     expect(testCommandsOf(`${'timeout 1 2 3 '.repeat(levels)}true && echo x`)).toEqual([])
   })
+
+  // Each level once copied the rest of the line for every number in it: 100 KB of them ran the process out of memory.
+  test.each([
+    ['`timeout 1` to the 100 KB cap', `${'timeout 1 '.repeat(10_000)}npm test`, []],
+    ['one `timeout` and 50,000 numbers', `timeout ${'1 '.repeat(50_000)}npm test`, []],
+    ['numbers after the command', `timeout 1 npm test ${'1 '.repeat(40_000)}`, [{ runner: 'npm test', ifSucceeded: 'passed', ifFailed: 'failed' }]],
+  ])('%s: read, and the answer comes', (_what, line, runs) => {
+    expect(testCommandsOf(line)).toEqual(runs)
+  })
+  test('`timeout -k 5 -s 9 10` still finds the command after its duration', () => {
+    expect(detectTestRunner('timeout -k 5 -s 9 10 npm test')).toBe('npm test')
+  })
 })
