@@ -13,7 +13,7 @@
 export interface Rule {
   /** The program's own name in the run's name, when it differs from the command's (`gradlew` is `gradle`). */
   readonly as?: string
-  /** A reader of its own (identify's cases: `pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`); else `runner`, or `wrapper` with `wrap`. */
+  /** A reader of its own (`read`'s cases in ./test-runners: `pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`); else `runner`, or `wrapper` with `wrap`. */
   readonly is?: string
   /**
    * The first word that is not a flag picks, by its spelling: a word, the run is named by the program and

@@ -1,9 +1,10 @@
 /**
  * Which test runner one simple command names (SPEC.md: tool.call, Bash: "If the command line names a
  * test runner (npm test, pytest and others)"): one table, RULES_JSON (./test-runner-rules), says for each
- * command name how its words are read, and a reader per kind of rule (the cases of `identify`) reads them.
+ * command name how its words are read, and a reader per kind of rule (the cases of `read`) reads them.
  * `identify` takes the words shell.ts split out of a command line; a line the command runs (`sh -c '…'`)
- * comes back as `inner`, for test-runs.ts to read in turn. Pure.
+ * comes back as `inner`, for test-runs.ts to read in turn. Pure: its one counter (`left`) is set afresh by each
+ * `identify` call and read to its end within it.
  *
  * A run is named by the program and what it runs, as the command line spells them, without flags, their
  * values or a wrapper (`npx vitest run` is `vitest`), and with one name for the spellings that run the same
@@ -74,8 +75,18 @@ function wrapped(args: readonly string[], wrap?: readonly string[], assignments?
   return out
 }
 
-/** The first of `candidates` (word lists) that names something, read one level deeper. */
-function identifyAny(candidates: readonly (readonly string[])[], depth: number): Found {
+/**
+ * The word lists a wrapper's command may start at that one simple command may try, wrappers in wrappers
+ * included: each level tries a few (`timeout -k 5 10 …`), so without a bound `timeout 1` written twenty times
+ * would try millions. Past it the command names nothing.
+ */
+const CANDIDATES_PER_COMMAND = 256
+/** The numbers a duration's wrapper tries as its duration: its option values and the duration itself (`-k 5 -s 9 10`). */
+const DURATIONS = 4
+let left = 0
+
+/** The first of `candidates` (word lists) that names something, read one level deeper; each spends one of `left`. */
+function readAny(candidates: readonly (readonly string[])[], depth: number): Found {
   for (const c of candidates) {
     if (--left < 0) return NONE
     const f = read(c, depth + 1)
@@ -93,16 +104,7 @@ export function identify(words: readonly string[], depth: number): Found {
   return read(words, depth)
 }
 
-/**
- * The word lists a wrapper's command may start at that one simple command may try, wrappers in wrappers
- * included: each level tries a few (`timeout -k 5 10 …`), so without a bound `timeout 1` written twenty times
- * would try millions. Past it the command names nothing.
- */
-const CANDIDATES_PER_COMMAND = 256
-/** The numbers a duration's wrapper tries as its duration: its option values and the duration itself (`-k 5 -s 9 10`). */
-const DURATIONS = 4
-let left = 0
-
+/** `identify` within the bound: every reader's recursion comes back here. */
 function read(words: readonly string[], depth: number): Found {
   if (depth > MAX_DEPTH) return NONE
   let k = 0
@@ -130,7 +132,7 @@ function read(words: readonly string[], depth: number): Found {
       // A duration's wrapper (`timeout -k 5 10 …`) runs what follows one of its first DURATIONS numbers.
       const numbers: number[] = []
       for (let i = 0; rule.duration && i < rest.length && numbers.length < DURATIONS; i++) if (/^\d+(?:\.\d+)?[smhd]?$/.test(rest[i] as string)) numbers.push(i)
-      const f = identifyAny(rule.duration ? numbers.map((i) => rest.slice(i + 1)) : wrapped(rest, rule.wrap, rule.assign), depth)
+      const f = readAny(rule.duration ? numbers.map((i) => rest.slice(i + 1)) : wrapped(rest, rule.wrap, rule.assign), depth)
       return rule.background ? { ...f, background: true } : f
     }
     // `sh -c '…'` runs a line; `sh ./run_tests.sh` a script.
@@ -178,7 +180,7 @@ function read(words: readonly string[], depth: number): Found {
       if (own(rule.sub, sub) !== undefined) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${sub}` }
       if (!(rule.after ?? ['run']).includes(sub)) return NONE
       const candidates = wrapped(rest.slice(1), rule.wrap)
-      const f = identifyAny(candidates, depth)
+      const f = readAny(candidates, depth)
       if (f.runner !== undefined || f.inner !== undefined) return f
       const task = candidates[0][0] ?? ''
       return isTestScriptName(task) ? { runner: `${name} ${sub} ${task}` } : NONE

@@ -194,6 +194,9 @@ const RUNNERS: readonly (readonly [string, string])[] = [
   ['npm ci &&\n  npm test', 'npm test'],
   ['npm \\\n  test', 'npm test'],
   ['npm.cmd test', 'npm test'],
+  ['"C:\\Program Files\\nodejs\\NPM.CMD" test', 'npm test'],
+  ["'.\\node_modules\\.bin\\Vitest.cmd' run", 'vitest'],
+  ['/usr/local/bin/pytest -q', 'pytest'],
 ]
 
 /** Command lines that run no tests. */
@@ -363,8 +366,9 @@ describe('isTestScriptName', () => {
 })
 
 describe('wrappers in wrappers', () => {
-  // Each `timeout` level tries every numeric word as its duration: unbounded, forty levels would try more word
-  // lists than a hook call could ever read (twenty took a second). The bound leaves real nesting alone.
+  // Each `timeout` level tries a few numbers as its duration and the command after each: without a bound on the
+  // word lists one command tries, forty levels would try more than a hook call could ever read. The bound leaves
+  // real nesting alone.
   test('a few levels still name the run inside', () => {
     expect(detectTestRunner('timeout 5 timeout -k 1 5 nice -n 5 npm test')).toBe('npm test')
     expect(detectTestRunner(`${'timeout 1 '.repeat(6)}pytest -q`)).toBe('pytest')
@@ -375,7 +379,7 @@ describe('wrappers in wrappers', () => {
     expect(testCommandsOf(`${'timeout 1 2 3 '.repeat(levels)}true && echo x`)).toEqual([])
   })
 
-  // Each level once copied the rest of the line for every number in it: 100 KB of them ran the process out of memory.
+  // A level copies the rest of the line only for the numbers it tries: 100 KB of numbers fit in memory and time.
   test.each([
     ['`timeout 1` to the 100 KB cap', `${'timeout 1 '.repeat(10_000)}npm test`, []],
     ['one `timeout` and 50,000 numbers', `timeout ${'1 '.repeat(50_000)}npm test`, []],
