@@ -35,11 +35,8 @@ export const SUBJECT_INPUT = 4_096
 export function cleanNotes(answer: string, accessKey?: string): string {
   try {
     if (typeof answer !== 'string') return ''
-    let text = normalize(clip(answer, NOTES_INPUT))
-    text = omitCodeBlocks(text)
-    text = redactSecrets(text, accessKey)
-    text = trimLineEnds(text).replace(/\n{3,}/g, '\n\n').trim()
-    return capText(text, NOTES_LIMIT)
+    const text = redactSecrets(omitCodeBlocks(normalize(clip(answer, NOTES_INPUT))), accessKey)
+    return capText(trimLineEnds(text).replace(/\n{3,}/g, '\n\n').trim(), NOTES_LIMIT)
   } catch {
     return ''
   }
@@ -49,9 +46,9 @@ export function cleanNotes(answer: string, accessKey?: string): string {
 export function cleanSubject(subject: string, accessKey?: string): string {
   try {
     if (typeof subject !== 'string') return ''
-    const line = normalize(clip(subject, SUBJECT_INPUT)).split('\n').find((l) => l.trim() !== '') ?? ''
-    const text = redactSecrets(line.replace(/\s+/g, ' ').trim(), accessKey)
-    return capText(text, SUBJECT_LIMIT)
+    // From the first character that is not white space to its line's end.
+    const line = /\S[^\n]*/.exec(normalize(clip(subject, SUBJECT_INPUT)))?.[0] ?? ''
+    return capText(redactSecrets(line.replace(/\s+/g, ' ').trim(), accessKey), SUBJECT_LIMIT)
   } catch {
     return ''
   }

@@ -66,7 +66,7 @@ const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
   quoted: (c) => c.quoted,
   endsLine: (c) => /^[\s`'".,;)\]}]*?(?:\n|#|\/\/|$)/.test(c.text.slice(c.end, c.end + 256)),
   // A sentence's punctuation after the value (`the api_key = 3f2a…, which`) is not part of what is judged.
-  credential: (c) => CREDENTIAL_NAME_END.has(nameParts(c.name).at(-1) as string) && looksLikeCredential(c.value.length < 256 ? c.value.replace(/[,.;:)\]}[]{1,3}$/, '') : c.value),
+  credential: (c) => CREDENTIAL_NAME_END.test(words(c.name)) && looksLikeCredential(c.value.length < 256 ? c.value.replace(/[,.;:)\]}[]{1,3}$/, '') : c.value),
   strong: (c) => SECRET_WORDS.test(c.name),
   startsLine: (c) => /(?:^|\n)[ \t]*(?:(?:[-*+>]|\d{1,3}[.)])[ \t]+)*(?:\*\*|__)?$/.test(c.text.slice(Math.max(0, c.start - 64), c.start)),
   notWord: (c) => c.quoted || !/^\p{L}+[.,;:!?)]*$/u.test(c.value),
@@ -90,13 +90,13 @@ const SETTINGS =
   'plain: secret; spaced: secret, quoted endsLine credential; label: secret, quoted endsLine credential, strong startsLine; json: secret; ' +
   'quotedEq: secret, quoted credential; bold: secret, quoted credential; code: secret, credential; nested: secret, credential; flag: secret, notWord'
 
-/** SETTINGS read: per form, its conditions, each a list of facts. */
-const VERDICTS = new Map(SETTINGS.split('; ').map((row) => [row.slice(0, row.indexOf(':')), row.slice(row.indexOf(':') + 2).split(', ').map((any) => any.split(' '))]))
+/** SETTINGS by form: its conditions, as written. */
+const VERDICTS: Readonly<Record<string, string>> = Object.fromEntries(SETTINGS.split('; ').map((row) => row.split(': ')))
 
 /** A setting's name is secret when it contains one of these (SPEC.md: KEY, SECRET, TOKEN, PASSWORD; plus three more). */
 const SECRET_WORDS = /key|secret|token|password|passwd|passphrase|credential/i
-/** …or when one of its parts (split at `_`, `-`, `.` and camelCase) is one of these; PWD and OLDPWD hold a directory. */
-const SECRET_PARTS = new Set(['pass', 'pwd', 'pw', 'auth', 'authorization'])
+/** …or when one of its words (`words`) is one of these; PWD and OLDPWD hold a directory. */
+const SECRET_PART = /(?:^|[^a-z0-9])(?:pass|pwd|pw|auth|authorization)(?![a-z0-9])/
 /**
  * Values that are never a secret: flags, nothing, placeholders, type names, a reference to another variable, a
  * command's output unquoted (`TOKEN=$(gh auth token)`: the value read is `$(gh`; a quoted `"$(… secret …)"` is judged
@@ -105,25 +105,27 @@ const SECRET_PARTS = new Set(['pass', 'pwd', 'pw', 'auth', 'authorization'])
 const HARMLESS =
   /^(?:|true|false|yes|no|on|off|null|nil|none|undefined|value|values|val|string|str|number|int|integer|boolean|bool|object|any|unknown|\.{3}|…|x{3,}|\*{3,}|\[redacted\]|\$\w+|\$\{\w+\}|\$\{\{[^}]*\}\}|\$\(\S*|%\w+%)$/i
 /** The last word of a name that holds a credential (`X-API-Key`, `apiKey`, `X-Auth-Token`; not `tokenizer`, `secretName`). */
-const CREDENTIAL_NAME_END = new Set(['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials'])
+const CREDENTIAL_NAME_END = /(?:^|[^a-z0-9])(?:key|apikey|token|secret|password|passwd|passphrase|credentials?)[^a-z0-9]*$/
 
 /** Whether a setting with this name holds a secret. */
 export function isSecretName(name: string): boolean {
-  return SECRET_WORDS.test(name) || (/pw|pass|auth/i.test(name) && !/^-*(?:old)?pwd$/i.test(name) && nameParts(name).some((p) => SECRET_PARTS.has(p)))
+  return SECRET_WORDS.test(name) || (/pw|pass|auth/i.test(name) && !/^-*(?:old)?pwd$/i.test(name) && SECRET_PART.test(words(name)))
 }
 
 /**
- * A name's words, lower case: split at `_`, `-`, `.` and camelCase (`X-API-Key` → x, api, key). The last 1,024
- * names are remembered: a text repeats its names (`pw: "x"` a thousand times on one line).
+ * A name in lower case, its camelCase parts apart (`X-API-Key` → `x-api-key`, `apiKey` → `api key`): its words are
+ * what any character but a letter or digit separates. The last 1,024 names are remembered: a text repeats its
+ * names (`pw: "x"` a thousand times on one line).
  */
-const nameParts = (name: string): readonly string[] => {
-  if (!PARTS.has(name)) {
-    if (PARTS.size >= 1024) PARTS.clear()
-    PARTS.set(name, name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((p) => p !== ''))
+const words = (name: string): string => {
+  let w = WORDS.get(name)
+  if (w === undefined) {
+    if (WORDS.size >= 1024) WORDS.clear()
+    WORDS.set(name, (w = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()))
   }
-  return PARTS.get(name) as readonly string[]
+  return w
 }
-const PARTS = new Map<string, readonly string[]>()
+const WORDS = new Map<string, string>()
 
 /**
  * Whether a value reads as a credential rather than a word, path or version: 16 or more characters of a
@@ -213,8 +215,6 @@ const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
   ],
 ]
 
-/** The readers by the character they start at. */
-const READS = new Map([...':=B-P'].map((c) => [c, READERS.filter(([on]) => on.includes(c))]))
 /**
  * Where `read` looks: a setting's separator, a flag's dashes (not inside a word or a run of dashes), curl's `-u`
  * after white space, a key block's five dashes, `Bearer`, `PuTTY` (each written from its first character, which
@@ -273,7 +273,7 @@ function scan(s: string): string {
     const end = whole ? WHOLE.lastIndex : `"'\``.includes(first) ? v : run(set, v)
     const q = quote.length // the quotes stay
     const c = { text: s, start, end, name, value: s.slice(v + q, end - q), quoted: /["']/.test(quote) }
-    if (end > v && (VERDICTS.get(form(quote)) as string[][]).every((any) => any.some((fact) => (FACTS[fact] as (c: Setting) => boolean)(c)))) add(v + q, end - q)
+    if (end > v && (VERDICTS[form(quote)] as string).split(', ').every((any) => any.split(' ').some((fact) => (FACTS[fact] as (c: Setting) => boolean)(c)))) add(v + q, end - q)
     return end > v ? end : -1
   }
 
@@ -311,9 +311,9 @@ function scan(s: string): string {
   const read = (p: number): void => {
     const c = s[p] as string
     let taken = false // by a reader: then no setting is read at this `:` or `=`
-    for (const [, re, group, keep] of READS.get(c) ?? []) {
+    for (const [on, re, group, keep] of READERS) {
       re.lastIndex = p
-      const m = re.exec(s)
+      const m = on.includes(c) ? re.exec(s) : null
       // (`m[undefined]`, a reader without a group that stays, is undefined.)
       if (m !== null) (taken = true), add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep as number] ? `${m[keep as number]?.trim()} ${REDACTED}` : REDACTED, true)
     }
