@@ -81,7 +81,7 @@ export function capText(text: string, limit: number): string {
   let cut = limit - CUT_MARK.length
   // Two ASCII characters always have a grapheme boundary between them (no CR is left to pair with LF).
   if (cut > 0 && (text.charCodeAt(cut) > 127 || text.charCodeAt(cut - 1) > 127)) {
-    graphemes ??= typeof Intl === 'object' && typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null
+    graphemes ??= typeof globalThis.Intl?.Segmenter === 'function' ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null
     const g = graphemes?.segment(text).containing(cut - 1)
     if (g !== undefined && g.index + g.segment.length > cut) cut = g.index
     // Without a Segmenter (a runtime built without it), at least no surrogate pair is split.

@@ -107,6 +107,14 @@ describe('the token table, read from its string of rows', () => {
     }
   })
 
+  // The table is read in one step: a string that is an alphabet's name becomes the alphabet, one starting with `/` a
+  // regex. No provider, source, prefix or keyword may be either.
+  test('no provider, source, prefix or keyword was read as an alphabet or a regex', () => {
+    const alphabets = new Set(formats.flatMap((f) => (f.kind === 'prefixed' ? [f.body, f.lead?.body] : f.values.map((v) => v.body))))
+    const words = formats.flatMap((f) => [f.provider, f.source, ...(f.kind === 'prefixed' ? f.prefixes : f.keywords)])
+    expect(words.filter((w) => typeof w !== 'string' || alphabets.has(w))).toEqual([])
+  })
+
   test('no two rows share a provider', () => {
     expect(new Set(formats.map((f) => f.provider)).size).toBe(formats.length)
   })

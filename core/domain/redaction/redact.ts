@@ -288,7 +288,7 @@ function scan(s: string): string {
     // Read from `cut` on (a string from there: its start is where a name may start at the earliest).
     const from = at - cut < 256 ? cut : 0
     SETTING.lastIndex = at - from
-    const m = SETTING.exec(from > 0 ? s.slice(from) : s) ?? []
+    const m = SETTING.exec(s.slice(from)) ?? []
     const plain = m[3] ?? m[5]
     const bold = m[4] ?? m[6]
     const before = m[7] ?? ''

@@ -13,7 +13,9 @@
  *   ["p", provider, source, prefix or [prefixes], alphabet, min, max, {anyCase, open, keep, shape, entropy, allow, lead: [n, alphabet]}?]
  *   ["k", provider, source, keyword or [keywords], [alphabet, min, max?, shape?], …more value forms]
  * An alphabet is written as in a character class (`A-Za-z0-9_-`) or by one of the names in ALPHABETS; a
- * shape or an allowlist is a regex literal in a string (`"/^[a-z]{2}$/i"`, backslashes doubled).
+ * shape or an allowlist is a regex literal in a string (`"/^[a-z]{2}$/i"`, backslashes doubled). So the table
+ * is read in one step: any string of it that is one of ALPHABETS' names stands for that alphabet, and any that
+ * starts with `/` is a regex (no provider, source, prefix or keyword is either: spec/core/token-formats.spec.ts).
  */
 /** How far after a provider's name a keyword token's value may start (gitleaks allows about 30). */
 export const KEYWORD_WINDOW = 48
@@ -73,23 +75,19 @@ export type TokenFormat = PrefixedFormat | KeywordFormat
 
 type Row = ['p' | 'k', string, string, string | string[], ...unknown[]]
 
-const alphabet = (name: unknown): Alphabet => ALPHABETS[name as string] ?? (name as Alphabet)
-const regex = (literal: unknown): RegExp | undefined =>
-  typeof literal === 'string' ? new RegExp(literal.slice(1, literal.lastIndexOf('/')), literal.slice(literal.lastIndexOf('/') + 1)) : undefined
-
-/** One row of TABLE as a format. */
+/** One row of TABLE, its alphabets and regexes read, as a format. */
 function format([kind, provider, source, keys, ...rest]: Row): TokenFormat {
-  const list = typeof keys === 'string' ? [keys] : keys
-  if (kind === 'k') return { kind: 'keyword', provider, source, keywords: list, values: (rest as [string, number, number?, string?][]).map(([body, min, max = min, shape]) => ({ body: alphabet(body), min, max, shape: regex(shape) })) }
-  const [body, min, max, { shape, allow, lead, ...flags } = {}] = rest as [string, number, number, Record<string, unknown>?]
-  return { kind: 'prefixed', provider, source, prefixes: list, body: alphabet(body), min, max, ...flags, shape: regex(shape), allow: regex(allow), lead: Array.isArray(lead) ? { n: lead[0], body: alphabet(lead[1]) } : undefined }
+  if (kind === 'k') return { kind: 'keyword', provider, source, keywords: [keys].flat(), values: (rest as [string, number, number?, RegExp?][]).map(([body, min, max = min, shape]) => ({ body, min, max, shape })) }
+  const [body, min, max, { lead, ...flags } = {}] = rest as [string, number, number, { lead?: [number, string] }?]
+  return { kind: 'prefixed', provider, source, prefixes: [keys].flat(), body, min, max, ...flags, lead: lead && { n: lead[0], body: lead[1] } }
 }
 
 let formats: readonly TokenFormat[] | undefined
 
 /** The formats, read from TABLE on the first call. */
 export function tokenFormats(): readonly TokenFormat[] {
-  formats ??= (JSON.parse(`[${TABLE.split('\n').filter((line) => line !== '' && !line.startsWith('//')).join(',')}]`) as Row[]).map(format)
+  const read = (_: string, v: unknown): unknown => (typeof v !== 'string' ? v : v[0] === '/' ? new RegExp(v.slice(1, v.lastIndexOf('/')), v.slice(v.lastIndexOf('/') + 1)) : (ALPHABETS[v] ?? v))
+  formats ??= (JSON.parse(`[${TABLE.split('\n').filter((line) => line !== '' && !line.startsWith('//')).join(',')}]`, read) as Row[]).map(format)
   return formats
 }
 

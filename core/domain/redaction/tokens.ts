@@ -138,8 +138,8 @@ function compile(): NonNullable<typeof compiled> {
       ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values: values.map((v) => ({ ...v, set: set(v.body) })), body: set(body), lead: lead && set(lead.body) })
     }
   }
-  const keys = [...new Set(entries.flat().map((e) => (e as Entry).key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))]
-  return { entries, prefilter: new RegExp(keys.sort().join('|'), 'g'), rules }
+  // (Which keyword of the alternation matches does not matter, only where one starts; none holds a `|`.)
+  return { entries, prefilter: new RegExp(entries.flat().map((e) => (e as Entry).key).join('|').replace(/[.*+?^${}()[\]\\/-]/g, '\\$&'), 'g'), rules }
 }
 
 /**
@@ -155,7 +155,7 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
 
   /** The end of the run of `set` from `q` when its length fits (and, unless `open`, a word ends it), or -1. */
   const fits = (set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number => {
-    let end = open ? run(set, q) : Math.min(run(set, q), q + max + 2)
+    let end = Math.min(run(set, q), open ? Infinity : q + max + 2)
     // A sentence's full stop after a token whose alphabet holds `.` is not part of it.
     for (let i = 0; i < 3 && end - q > min && text[end - 1] === '.' && (end - q > max || shape); i++) end--
     // (Past the text's end, NaN: no letter.)
