@@ -288,12 +288,10 @@ function scan(s: string): string {
     // Read from `cut` on (a string from there: its start is where a name may start at the earliest).
     const from = at - cut < 256 ? cut : 0
     SETTING.lastIndex = at - from
-    const m = SETTING.exec(s.slice(from)) ?? []
-    const plain = m[3] ?? m[5]
-    const bold = m[4] ?? m[6]
-    const before = m[7] ?? ''
-    const sep = m[8] ?? ''
-    const name = m[1] ?? m[2] ?? plain ?? ''
+    const [, double, single, underscored, underline, bare, stars, before = '', sep = '', after = ''] = SETTING.exec(s.slice(from)) ?? []
+    const plain = underscored ?? bare
+    const bold = underline ?? stars
+    const name = double ?? single ?? plain ?? ''
     // Where the name, or its opening quote, starts. A URL's `//user:password@` is a URL's (READERS).
     const open = at - before.length - name.length - (plain === undefined ? 2 : (bold?.length ?? 0))
     const layer = sep === ':' ? 'colon' : 'eq'
@@ -301,7 +299,7 @@ function scan(s: string): string {
     SETTING.lastIndex += from
     if (name === '' || (sep === ':' && s.startsWith('//', open - 2))) return
     const form = (quote: string): string =>
-      quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + (m[9] ?? '') !== '' ? 'spaced' : 'plain'
+      quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + after !== '' ? 'spaced' : 'plain'
     const end = value(SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
     // A plain, spaced, label or JSON setting's value holds what is nested in it.
     if (end > 0 && !bold && (plain !== undefined || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
@@ -315,7 +313,7 @@ function scan(s: string): string {
       re.lastIndex = p
       const m = on.includes(c) ? re.exec(s) : null
       // (`m[undefined]`, a reader without a group that stays, is undefined.)
-      if (m !== null) (taken = true), add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep as number] ? `${m[keep as number]?.trim()} ${REDACTED}` : REDACTED, true)
+      if (m !== null) (taken = true), add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep as number] ? `${(m[keep as number] as string).trim()} ${REDACTED}` : REDACTED, true)
     }
     if (':='.includes(c) && !taken && hinted(p)) setting(p)
     FLAG.lastIndex = p
