@@ -75,9 +75,8 @@ export function omitCodeBlocks(text: string): string {
  * combining sequence, an emoji sequence or a flag) and never inside a `[redacted]` / `[code omitted]` marker.
  */
 export function capText(text: string, limit: number): string {
-  if (typeof text !== 'string') return ''
+  if (typeof text !== 'string' || limit < CUT_MARK.length) return ''
   if (text.length <= limit) return text
-  if (limit < CUT_MARK.length) return ''
   let cut = limit - CUT_MARK.length
   // Two ASCII characters always have a grapheme boundary between them (no CR is left to pair with LF).
   if (cut > 0 && (text.charCodeAt(cut) > 127 || text.charCodeAt(cut - 1) > 127)) {
@@ -135,7 +134,8 @@ function clip(text: string, max: number): string {
     const c = text[i] as string
     const quote = c === '"' || c === "'"
     if (open === '') {
-      if (quote || c === ' ' || c === '\t' || (c > '~' && /\s/.test(c))) cut = i
+      // (A quote, a space or a tab, or white space past ASCII: not a line end, none is left before `max`.)
+      if (/["' \t]|(?=[^\0-~])\s/.test(c)) cut = i
       if (quote && !/[\p{L}\p{N}]/u.test(text[i - 1] ?? ' ')) open = c
     } else if (c === '\\' && open === '"') i++
     else if (c === open) open = ''
