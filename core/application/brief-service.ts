@@ -53,8 +53,12 @@ export class BriefService {
       const now = await this.clock.now()
       const view = this.conversation.view
       const reused = view !== undefined && brief !== undefined && canReuseBrief(view, brief, now) ? briefFromText(brief.text) : undefined
-      if (reused !== undefined) this.reuse(reused)
-      else await this.fetch('at session start')
+      // SPEC.md, the reuse rule: another process's fresh brief, from the store, kept without calling Hark.
+      if (reused === undefined) await this.fetch('at session start')
+      else {
+        this.state.got(reused)
+        this.showStatus()
+      }
     }
     this.state.begin(quiet(first()))
   }
@@ -78,47 +82,38 @@ export class BriefService {
    * says offline.
    */
   async fetch(why: string): Promise<HarkResult<Brief>> {
-    const project = this.start.project
+    const { state, start } = this
+    const project = start.project
     if (project === undefined) return { ok: false, kind: 'refused', detail: 'no project' }
     const now = await this.clock.now()
-    const before = this.state.askedAt
-    this.state.requested(now)
-    const result = await this.hark.getBrief(project.venture)
+    const before = state.askedAt
+    state.requested(now)
+    const { venture } = project
+    const result = await this.hark.getBrief(venture)
     // Hark refused it, or it never reached Hark: no Hark session was opened.
-    if (!result.ok && result.kind !== 'timeout') this.state.requested(before, true)
+    if (!result.ok && result.kind !== 'timeout') state.requested(before, true)
     // The conversation ended meanwhile (`/clear`): the next one has the store and the status line.
-    if (this.start.ended) return result
+    if (start.ended) return result
     if (result.ok) {
-      this.state.got(result.value)
-      this.remember(project.venture, result.value, now)
+      // The brief is in: whoever waits for it (the first message's context, the guard, the handoff) goes
+      // on while the store takes the project's cache and the record's note of it, the record's save queued
+      // before every later save and handoff. The status line shows the brief's state at once.
+      const brief = result.value
+      state.got(brief)
+      const status = { state: brief.handoffState, needYou: brief.openCandidates, at: now }
+      // In memory at once (so the status line shows it now), stored after the hook.
+      void this.records.record((record) => ({ ...record, briefAt: now, openedAt: now, status }), now)
+      this.showStatus()
+      void quiet(this.cache.write(venture, { text: brief.text, fetchedAt: now }))
       return result
     }
     const keyRefused = result.kind === 'key-refused'
-    this.state.missed(keyRefused)
+    state.missed(keyRefused)
     this.host.log(keyRefused
       ? `Hark: Hark refused the access key (${result.detail}) fetching the brief ${why}; the session carries on without it. Run /plugin configure hark-memory@hark to set a new key.`
       : `Hark: could not fetch the brief ${why} (${result.detail}); the session carries on without it.`)
     this.showStatus()
     return result
-  }
-
-  /**
-   * The brief is in: whoever waits for it (the first message's context, the guard, the handoff) goes
-   * on while the store takes the project's cache and the record's note of it, the record's save queued
-   * before every later save and handoff. The status line shows the brief's state at once.
-   */
-  private remember(venture: string, brief: Brief, now: number): void {
-    const status = { state: brief.handoffState, needYou: brief.openCandidates, at: now }
-    // In memory at once (so the status line shows it now), stored after the hook.
-    void this.records.record((record) => ({ ...record, briefAt: now, openedAt: now, status }), now)
-    this.showStatus()
-    void quiet(this.cache.write(venture, { text: brief.text, fetchedAt: now }))
-  }
-
-  /** SPEC.md, the reuse rule: another process's fresh brief, from the store, kept without calling Hark; the status line shows it. */
-  private reuse(brief: Brief): void {
-    this.state.got(brief)
-    this.showStatus()
   }
 
   /** The status line for what the plugin knows now (nothing outside a Hark project). */
@@ -135,13 +130,9 @@ export function showStatusLine(start: StartReads, conversation: ConversationRead
   const project = start.project
   if (project === undefined) return
   const { venture } = project
+  const kind = settings.accessKey === undefined ? 'no-key' : state.keyRefused ? 'key-refused' : !state.online && state.brief === undefined ? 'offline' : 'online'
   const status = conversation.view?.status ?? conversation.record?.status
-  host.status(statusLine(
-    settings.accessKey === undefined ? { kind: 'no-key', venture }
-    : state.keyRefused ? { kind: 'key-refused', venture }
-    : !state.online && state.brief === undefined ? { kind: 'offline', venture }
-    : { kind: 'online', venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 },
-  ))
+  host.status(statusLine(kind === 'online' ? { kind, venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 } : { kind, venture }))
 }
 
 /** What everyone but its writers reads of the conversation's brief. */

@@ -51,7 +51,8 @@ export class Claims {
     // Noted before it is written: a claim the store takes late is still known.
     if (passOn) this.held.keys.add(key)
     const winner = await this.first(key, claimPrefix(open.key, segment), now, options)
-    return { key, won: winner === key || (typeof winner === 'string' && this.held.keys.has(winner)), refused: winner === null }
+    // `held` holds keys only: a null or undefined winner is never in it.
+    return { key, won: winner === key || this.held.keys.has(winner as string), refused: winner === null }
   }
 
   /** A first-wins claim under `prefix` (`<prefix><time>:<random>`), for other work than a segment's: whether this one came first. */

@@ -44,13 +44,10 @@ export class DeliverLater {
     if (keys === undefined) return
     const now = await this.clock.now()
     const plan = planUndelivered(now, keys, venture)
-    for (const key of keys) {
-      const at = key.startsWith(UNDELIVERED_CLAIM_PREFIX) ? Number(key.split(':').at(-2)) : Number.NaN
-      if (now - at > OLD_CLAIM_MS) await store.remove(key)
-    }
+    for (const key of keys) if (key.startsWith(UNDELIVERED_CLAIM_PREFIX) && now - Number(key.split(':').at(-2)) > OLD_CLAIM_MS) await store.remove(key)
+    for (const key of plan.drop) await store.remove(key)
     const dropped = plan.drop.length
     if (dropped > 0) {
-      for (const key of plan.drop) await store.remove(key)
       this.host.log(`Hark: dropped ${dropped} undelivered handoff${dropped === 1 ? '' : 's'} of ${venture} (kept 14 days, ${UNDELIVERED_PER_PROJECT} at most).`)
     }
     for (const key of plan.send) {

@@ -32,7 +32,7 @@ export class FindProject {
   async place(cwd?: string): Promise<Place | 'placeholder' | undefined> {
     // Independent look-ups go out together: each `$` call is a round trip to the engine.
     const [placeholder, platform, folder] = await Promise.all([
-      this.load.placeholderReleased ? false : this.isPlaceholder(),
+      !this.load.placeholderReleased && this.isPlaceholder(),
       quiet(this.session.platform()),
       cwd ?? this.session.cwd(),
     ])

@@ -21,7 +21,7 @@ import type { Host } from '../ports/host.port'
 import type { BriefReads } from './brief-service'
 import type { ConversationReads } from './conversation-state'
 import type { RecordRepository } from './record-repository'
-import { describeError } from './deadline'
+import { describeError, quiet } from './deadline'
 import type { ProjectPaths } from './project-paths'
 import type { StartReads } from './start-session'
 
@@ -92,10 +92,9 @@ export class GuardState implements CompactedWrites {
   }
   /** Edits running in parallel share one fetch. */
   shareFetch(start: () => Promise<void>): Promise<void> {
-    this.inFlight ??= start().finally(() => {
+    return (this.inFlight ??= start().finally(() => {
       this.inFlight = undefined
-    })
-    return this.inFlight
+    }))
   }
   fetchedNow(decisions: Decisions): void {
     this.fetched = decisions
@@ -169,8 +168,9 @@ export class GuardEdit {
       await this.store.save((record) => allow(record, matches.map((m) => m.key)))
       return go
     }
-    const said = answer === STOP || answer.trim() === '' ? '' : `\nThe user answered: ${answer.trim().slice(0, 500)}`
-    return { go: false, deny: `${stopReason(path, matches)}${said}` }
+    // What the person typed instead of Stop, trimmed, at most 500 characters (empty: nothing to add).
+    const said = answer === STOP ? '' : answer.trim().slice(0, 500)
+    return { go: false, deny: `${stopReason(path, matches)}${said && `\nThe user answered: ${said}`}` }
   }
 
   /** After a successful edit: record the file's path, relative to the project (`placed`: as `before` found it). */
@@ -210,14 +210,10 @@ export class GuardEdit {
   private async refreshDecisions(): Promise<void> {
     const project = this.start.activeProject
     if (project === undefined) return
-    const now = this.state.needsClock ? await this.now() : undefined
+    // The clock's reading (epoch ms), undefined when it gives none.
+    const now = this.state.needsClock ? await quiet(this.clock.now()) : undefined
     // After a failed fetch, decisions from an earlier good fetch still count.
     if (this.state.needsFetch(now)) await this.state.shareFetch(() => this.fetchDecisions(project.venture, now))
-  }
-
-  /** The clock's reading (epoch ms), undefined when it gives none. */
-  private now(): Promise<number | undefined> {
-    return this.clock.now().catch(() => undefined)
   }
 
   /** `asked`: when the fetch was decided on, if the clock was read for it (the failure's minute runs from then). */
@@ -227,7 +223,7 @@ export class GuardEdit {
       this.state.fetchedNow({ records: result.value })
       return
     }
-    const now = asked ?? (await this.now())
+    const now = asked ?? (await quiet(this.clock.now()))
     if (this.state.fetchFailed(now)) {
       this.host.log(`Hark: could not fetch the decisions (${result.detail}); the edit guard uses the non-goals alone and tries again a minute later.`)
     }

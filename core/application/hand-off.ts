@@ -17,7 +17,7 @@ import { within } from './deadline'
 import { ExitBudget, type ExitWindow } from './exit-budget'
 import type { Ahead, HandoffClaim } from './handoff-claim'
 import type { HandoffRequest } from './handoff-request'
-import type { RecordChange, RecordRepository } from './record-repository'
+import type { RecordRepository } from './record-repository'
 
 export type { ExitWindow } from './exit-budget'
 import type { StartReads } from './start-session'
@@ -84,10 +84,10 @@ export class HandOff {
     const claim = await this.claims.claim(pending.view.segment, ahead, budget, pending.at)
     if (!claim.won && !claim.refused) return { kind: 'taken' }
     if (claim.refused) this.records.refuse()
-    const { work, notes } = claim.refused ? await this.markOwn(pending, budget) : await this.mark(pending, budget)
+    const { work, notes } = await (claim.refused ? this.markOwn(pending, budget) : this.mark(pending, budget))
     if (!hasWork(work) && !pending.view.sessionOpen && claim.refused) return { kind: 'nothing' }
     const venture = pending.project.venture
-    const outcome = hasWork(work) ? await this.request.send(venture, this.request.payloadFor(venture, work, notes), budget) : await this.request.close(work, budget)
+    const outcome = await (hasWork(work) ? this.request.send(venture, this.request.payloadFor(venture, work, notes), budget) : this.request.close(work, budget))
     if (outcome.kind === 'sent') await this.noteSent(outcome.tool, budget)
     return outcome
   }
@@ -162,19 +162,20 @@ export class HandOff {
   private async markOwn({ recordKey, view }: Pending, budget: ExitBudget): Promise<{ readonly work: Work; readonly notes?: string | undefined }> {
     const current = this.conversation.record
     let own: { readonly work: Work; readonly notes?: string | undefined } = current === undefined ? { work: view.work } : ownWork(current, recordKey)
-    // With the cursors the read found: work another process handed off is not this one's to send again.
-    const mark: RecordChange = (r, { view: latest, now }) => {
-      own = ownWork({ ...r, cursors: latest.cursors }, recordKey)
-      return markOwnHandedOff({ ...r, cursors: latest.cursors }, recordKey, now)
-    }
-    await this.bounded(budget, () => this.records.save(mark, budget.store))
+    await this.bounded(budget, () =>
+      this.records.save((r, { view: latest, now }) => {
+        // With the cursors the read found: work another process handed off is not this one's to send again.
+        const read = { ...r, cursors: latest.cursors }
+        own = ownWork(read, recordKey)
+        return markOwnHandedOff(read, recordKey, now)
+      }, budget.store),
+    )
     return own
   }
 
   /** The status line's handoff state: Hark drafts the handoff after session_stopped; otherwise the work is handed off. */
   private async noteSent(tool: 'end_session' | 'session_stopped' | 'close_session', budget: ExitBudget): Promise<void> {
-    const needYou = this.conversation.view?.status?.needYou ?? 0
-    const status = { state: tool === 'session_stopped' ? 'Draft' : 'Clean', needYou, at: await this.clock.now() } as const
+    const status = { state: tool === 'session_stopped' ? 'Draft' : 'Clean', needYou: this.conversation.view?.status?.needYou ?? 0, at: await this.clock.now() } as const
     // At exit there is no time for another store write: the status is noted in memory only.
     if (budget.exiting) this.records.noteStatus(status)
     else await this.records.save((r) => ({ ...r, status }))

@@ -68,10 +68,8 @@ export class HandoffClaim {
   async claimAhead(): Promise<void> {
     if (this.start.activeProject === undefined || this.conversation.open === undefined) return
     if (this.conversation.moved || this.conversation.refused) return
-    const preparing = quiet(this.prepare())
-    this.ahead.preparing = preparing
     this.ahead.abandoned = false
-    await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => preparing)
+    await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => (this.ahead.preparing = quiet(this.prepare())))
   }
 
   private async prepare(): Promise<Ahead | undefined> {

@@ -62,8 +62,7 @@ export class LoadConversation {
     const [{ now, sessionId, launched }, root] = await Promise.all([launch, this.paths.settle(project.root, rules)])
     const key = conversationKeyOf(await this.entropy.sha256(conversationKeyInput(root, launched ?? now)))
     if (key === undefined) throw new Error('the conversation key is not a SHA-256 digest')
-    this.load.loadedAt ??= now
-    return { sessionId, others: await this.records.open(key, this.load.loadedAt, sessionId) }
+    return { sessionId, others: await this.records.open(key, (this.load.loadedAt ??= now), sessionId) }
   }
 
   /** Stores this process's record, merged with the records `open` read. */

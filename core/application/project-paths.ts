@@ -40,22 +40,16 @@ export class PathState {
    * nowhere is asked again next time (a Write may have made it since).
    */
   landing(key: string, look: () => Promise<AbsolutePath | undefined>): Promise<AbsolutePath | undefined> {
-    const known = this.folders.get(key)
-    if (known !== undefined) return known
-    const asked = look().then((real) => {
-      if (real === undefined) this.folders.delete(key)
-      return real
-    })
-    remember(this.folders, key, asked)
-    return asked
+    return remembered(this.folders, key, () =>
+      look().then((real) => {
+        if (real === undefined) this.folders.delete(key)
+        return real
+      }),
+    )
   }
   /** The spelling of `path` first seen in this conversation (case ignored where the rules say). */
   spellingOf(path: string, rules: PathRules): string {
-    const key = pathKey(path, rules)
-    const first = this.spellings.get(key)
-    if (first !== undefined) return first
-    remember(this.spellings, key, path)
-    return path
+    return remembered(this.spellings, pathKey(path, rules), () => path)
   }
 }
 
@@ -130,7 +124,12 @@ function inside(place: ProjectPlace, target: AbsolutePath): string | undefined {
   return relativePath(root, target, rules) ?? (real === undefined ? undefined : relativePath(real, target, rules))
 }
 
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
+/** What `map` holds for `key`, else `make()`'s answer, kept (the oldest let go past PATH_CACHE_LIMIT). */
+function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
+  const known = map.get(key)
+  if (known !== undefined) return known
+  const value = make()
   if (map.size >= PATH_CACHE_LIMIT) map.delete(map.keys().next().value as string)
   map.set(key, value)
+  return value
 }

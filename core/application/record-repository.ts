@@ -89,7 +89,7 @@ export class RecordRepository {
     mine.forEach((key, i) => {
       const record = sanitizeRecord(values[i])
       if (record !== undefined) out.set(key, record)
-      else if (values[i] !== undefined) damaged = true
+      else damaged ||= values[i] !== undefined
     })
     if (damaged && this.calls.firstDamage()) {
       this.host.log('Hark: the plugin store holds a damaged record of this conversation; it is ignored, and the work recorded elsewhere is kept.')
@@ -169,8 +169,7 @@ export class RecordRepository {
    * the queue behind another save included; the save itself goes on.
    */
   async saveWithin(change: RecordChange, waitMs: number): Promise<boolean> {
-    const saving = this.save(change, { waitMs })
-    const result = await within(this.clock, waitMs, () => saving)
+    const result = await within(this.clock, waitMs, () => this.save(change, { waitMs }))
     return result.done && result.value
   }
 

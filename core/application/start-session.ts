@@ -152,13 +152,12 @@ export class StartSession {
    * store to start.
    */
   async onSessionStart(cwd: string): Promise<void> {
-    const starting = this.ensureStarted(cwd)
+    void this.ensureStarted(cwd)
     try {
       await this.host.registerCommand(COMMAND_NAME, 'Hark project memory: brief, handoff, preview, needs, open, doctor', '[brief|handoff|preview|needs|open|doctor]')
     } catch (error) {
       this.host.log(`Hark: could not register /hark (${describeError(error)}).`)
     }
-    void starting
   }
 
   /**

@@ -60,32 +60,32 @@ export class StoreCalls {
    * once the store has failed to answer in time or refused a write in this load, so a slow store costs one
    * wait, not one per call.
    */
-  private call<T>(work: () => Promise<T>, options: StoreCallOptions) {
-    const troubled = this.health.slow || this.health.refused
-    return within(this.clock, Math.min(options.waitMs ?? STORE_WAIT_MS, troubled ? STORE_WAIT_EXIT_MS : Number.POSITIVE_INFINITY), work).then((result) => {
-      if (!result.done && result.reason === 'timeout') this.health.slow = true
+  private call<T>(work: () => Promise<T>, options: StoreCallOptions = {}) {
+    const health = this.health
+    return within(this.clock, Math.min(options.waitMs ?? STORE_WAIT_MS, health.slow || health.refused ? STORE_WAIT_EXIT_MS : Infinity), work).then((result) => {
+      if (!result.done) health.slow ||= result.reason === 'timeout'
       return result
     })
   }
 
   /** What `work` read, or undefined when the store did not answer in time or failed (one log line at most). */
-  private async read<T>(work: () => Promise<T>, options: StoreCallOptions): Promise<T | undefined> {
+  private async read<T>(work: () => Promise<T>, options?: StoreCallOptions): Promise<T | undefined> {
     const result = await this.call(work, options)
     return result.done ? result.value : this.failed('read', result.error)
   }
 
   /** Every key of the store, or undefined when the store did not answer (one log line at most). */
-  keys(options: StoreCallOptions = {}): Promise<string[] | undefined> {
+  keys(options?: StoreCallOptions): Promise<string[] | undefined> {
     return this.read(() => this.store.keys(), options)
   }
 
   /** The values stored under `keys` (untrusted), or undefined when the store did not answer. */
-  values(keys: readonly string[], options: StoreCallOptions = {}): Promise<unknown[] | undefined> {
+  values(keys: readonly string[], options?: StoreCallOptions): Promise<unknown[] | undefined> {
     return this.read(() => Promise.all(keys.map((k) => this.store.get(k))), options)
   }
 
   /** One value as stored (untrusted), or undefined. */
-  get(key: string, options: StoreCallOptions = {}): Promise<unknown> {
+  get(key: string, options?: StoreCallOptions): Promise<unknown> {
     return this.read(() => this.store.get(key), options)
   }
 
@@ -94,23 +94,19 @@ export class StoreCalls {
     let writing = Promise.resolve()
     const result = await this.call(() => (writing = this.store.set(key, value)), options)
     if (result.done) return 'stored'
-    if (result.reason === 'timeout' && options.exit !== true) {
-      return { landed: writing.then(() => true, (error: unknown) => (this.refusedWrite(error), false)) }
-    }
+    if (result.reason === 'timeout' && options.exit !== true) return { landed: writing.then(() => true, (error: unknown) => (this.refusedWrite(error), false)) }
     this.refusedWrite(result.error)
     return 'refused'
   }
 
   /** Removes a key; false when the store did not take it. */
-  async delete(key: string, options: StoreCallOptions = {}): Promise<boolean> {
+  async delete(key: string, options?: StoreCallOptions): Promise<boolean> {
     return (await this.call(() => this.store.delete(key), options)).done
   }
 
   /** A damaged value of the conversation was left out: true the first time only, for one log line. */
   firstDamage(): boolean {
-    const first = !this.health.damageWarned
-    this.health.damageWarned = true
-    return first
+    return !this.health.damageWarned && (this.health.damageWarned = true)
   }
 
   private refusedWrite(error: unknown): void {
@@ -119,10 +115,8 @@ export class StoreCalls {
   }
 
   private failed(what: 'read' | 'write', error: unknown): undefined {
-    if (this.health.warned) return undefined
+    if (this.health.warned) return
     this.health.warned = true
-    const why = error === undefined ? 'it did not answer in time' : describeError(error)
-    this.host.log(`Hark: the plugin store refused a ${what} (${why}); this session keeps its own work and hands it off itself.`)
-    return undefined
+    this.host.log(`Hark: the plugin store refused a ${what} (${error === undefined ? 'it did not answer in time' : describeError(error)}); this session keeps its own work and hands it off itself.`)
   }
 }
