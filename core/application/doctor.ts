@@ -74,7 +74,9 @@ export function fixFor(answer: HarkAnswer): string {
 
 /** `06:12:03 UTC, 40 s ago` (the clock's epoch ms). */
 function when(at: number, now: number): string {
-  const clock = Number.isFinite(at) ? new Date(at).toISOString().slice(11, 19) : '?'
+  // (No time, or one past what a Date holds, ±8.64e15 ms, gives an invalid Date: `?`.)
+  const date = new Date(at)
+  const clock = Number.isNaN(date.getTime()) ? '?' : date.toISOString().slice(11, 19)
   const ago = Math.max(0, Math.round((now - at) / 1000))
   return `${clock} UTC, ${ago < 120 ? `${ago} s` : `${Math.round(ago / 60)} min`} ago`
 }

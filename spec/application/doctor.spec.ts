@@ -109,6 +109,13 @@ describe('renderDoctor and the answers it reads', () => {
     expect(fixFor(a('refused'))).toMatch(/error/)
   })
 
+  test("an answer's time that no clock gives (not a number, or past what a Date holds) reads as ?, and the report is still written", () => {
+    for (const at of [Number.NaN, Infinity, 9e15, -9e15, Number.MAX_VALUE]) {
+      const text = renderDoctor({ ...base, answers: [{ tool: 'end_session', outcome: 'ok', status: 200, at }] })
+      expect(text).toMatch(/end_session +ok \(HTTP 200\), \? UTC/)
+    }
+  })
+
   test('a refused write, handoffs waiting and unknown versions are said', () => {
     const text = renderDoctor({ ...base, store: { refusedWrite: true, slow: true }, waiting: 2 })
     expect(text).toContain('A write was refused this session')
