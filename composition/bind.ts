@@ -70,9 +70,10 @@ export function useCaseMade<T, A extends unknown[]>(bind: LoadBind, id: abstract
 }
 
 /**
- * One instance for as long as the container that binds it lives: the conversation's container (made
- * at the conversation's start, dropped at `/clear`) or the load's. Takes no dependency (see above).
+ * One instance of each of `classes` for as long as the container that binds it lives: the conversation's
+ * container (made at the conversation's start, dropped at `/clear`) or the load's. Each takes no dependency
+ * (see above).
  */
-export function perContainer<T>(bind: LoadBind | ConversationBind, make: new () => T): void {
-  bind<T>(make).toResolvedValue(() => new make()).inSingletonScope()
+export function perContainer(bind: LoadBind | ConversationBind, ...classes: (new () => unknown)[]): void {
+  for (const make of classes) bind(make).toResolvedValue(() => new make()).inSingletonScope()
 }

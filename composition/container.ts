@@ -51,7 +51,7 @@ import { HarkGateway } from '../core/ports/hark.port'
 import { Host } from '../core/ports/host.port'
 import { SessionInfo } from '../core/ports/session.port'
 import { KeyValueStore } from '../core/ports/store.port'
-import { token } from '../core/ports/token'
+import { token, type Token } from '../core/ports/token'
 import type { Application, UseCases } from '../adapters/claude-code/application'
 import type { EnginePorts } from '../adapters/claude-code/engine-ports'
 import { webCryptoEntropy } from '../adapters/claude-code/web-crypto'
@@ -67,24 +67,30 @@ function loadBindings(settings: Settings) {
   return loadModule((bind) => {
     bind(Settings).toConstantValue(settings)
     bind(Entropy).toConstantValue(webCryptoEntropy())
-    perContainer(bind, PluginLoad) // LoadConversation
-    perContainer(bind, StoreHealth) // StoreCalls
-    perContainer(bind, SaveQueue) // RecordRepository
-    perContainer(bind, IdentityCache)
-    perContainer(bind, ProjectLink)
-    perContainer(bind, HarkAnswers) // written by McpHarkGateway alone
+    perContainer(
+      bind,
+      PluginLoad, // LoadConversation
+      StoreHealth, // StoreCalls
+      SaveQueue, // RecordRepository
+      IdentityCache,
+      ProjectLink,
+      HarkAnswers, // written by McpHarkGateway alone
+    )
   })
 }
 
 /** One conversation: its state, each piece changed by the one service named beside it. */
 const conversationBindings = conversationModule((bind) => {
-  perContainer(bind, StartState) // StartSession (the brief owed: ProvideContext)
-  perContainer(bind, ConversationState) // RecordRepository (moved: DetectMove)
-  perContainer(bind, HeldClaims) // Claims
-  perContainer(bind, ClaimAhead) // HandoffClaim
-  perContainer(bind, BriefState) // BriefService
-  perContainer(bind, GuardState) // GuardEdit
-  perContainer(bind, PathState) // ProjectPaths
+  perContainer(
+    bind,
+    StartState, // StartSession (the brief owed: ProvideContext)
+    ConversationState, // RecordRepository (moved: DetectMove)
+    HeldClaims, // Claims
+    ClaimAhead, // HandoffClaim
+    BriefState, // BriefService
+    GuardState, // GuardEdit
+    PathState, // ProjectPaths
+  )
 })
 
 /**
@@ -97,8 +103,8 @@ const callBindings = callModule((bind) => {
   perCall(
     bind,
     HarkGateway,
-    (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity, answers: HarkAnswers, briefs: BriefState, start: StartState, conversation: ConversationState, settings: Settings, host: Host) =>
-      new KeyWatch(new McpHarkGateway(endpoint, clock, identity, answers), briefs, start, conversation, settings, host),
+    (endpoint: HarkEndpoint, clock: Clock, identity: HarkIdentity, answers: HarkAnswers, ...watch: [briefs: BriefState, start: StartState, conversation: ConversationState, settings: Settings, host: Host]) =>
+      new KeyWatch(new McpHarkGateway(endpoint, clock, identity, answers), ...watch),
     [HarkEndpointId, Clock, HarkIdentityId, HarkAnswers, BriefState, StartState, ConversationState, Settings, Host],
   )
   perCallClass(bind, StoreCalls, [KeyValueStore, Clock, Host, StoreHealth])
@@ -167,16 +173,10 @@ const USE_CASES: { readonly [K in keyof UseCases]: abstract new (...args: never[
  * (a hook that starts the conversation, then guards an edit, builds StartSession and GuardEdit only).
  */
 function callUseCases(call: Container): UseCases {
-  const built = new Map<string, unknown>()
+  const built: Record<string, unknown> = {}
   const useCases = {}
   for (const [name, id] of Object.entries(USE_CASES)) {
-    Object.defineProperty(useCases, name, {
-      enumerable: true,
-      get: () => {
-        if (!built.has(name)) built.set(name, call.get<unknown>(id))
-        return built.get(name)
-      },
-    })
+    Object.defineProperty(useCases, name, { enumerable: true, get: () => (built[name] ??= call.get<unknown>(id)) })
   }
   return useCases as UseCases
 }
@@ -188,24 +188,28 @@ function conversationContainer(root: Container): Container {
   return conversation
 }
 
+/** The identifier each of a call's engine ports is bound under. */
+const PORTS: { readonly [K in keyof EnginePorts]: Token<EnginePorts[K]> } = {
+  store: KeyValueStore,
+  clock: Clock,
+  host: Host,
+  files: Files,
+  session: SessionInfo,
+  hark: HarkEndpointId,
+}
+
 /** One hook call's container: its engine ports, in a child of the conversation's container. */
 function callContainer(conversation: Container, ports: EnginePorts): Container {
   const call = new Container({ parent: conversation })
   call.load(callBindings)
-  call.bind(KeyValueStore).toConstantValue(ports.store)
-  call.bind(Clock).toConstantValue(ports.clock)
-  call.bind(Host).toConstantValue(ports.host)
-  call.bind(Files).toConstantValue(ports.files)
-  call.bind(SessionInfo).toConstantValue(ports.session)
-  call.bind(HarkEndpointId).toConstantValue(ports.hark)
+  for (const [name, id] of Object.entries(PORTS)) call.bind(id).toConstantValue(ports[name as keyof EnginePorts])
   return call
 }
 
 /** The load's container. `overrides` lets a test or a local setup rebind a load-lived value. */
 export function createContainer(options: Readonly<Record<string, unknown>>, ...overrides: ContainerModule[]): Container {
   const root = new Container()
-  root.load(loadBindings(settingsFrom(options)), useCaseBindings)
-  if (overrides.length > 0) root.load(...overrides)
+  root.load(loadBindings(settingsFrom(options)), useCaseBindings, ...overrides)
   return root
 }
 

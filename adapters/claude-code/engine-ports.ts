@@ -38,7 +38,7 @@ export function enginePortsOf($: EngineInterface): EnginePorts {
     },
     clock: {
       now: () => $.clock.now(),
-      sleep: (ms, signal) => quiet($.clock.sleep(ms, signal === undefined ? undefined : { signal })),
+      sleep: (ms, signal) => quiet($.clock.sleep(ms, signal && { signal })),
     },
     host: {
       status: (text) => $.ui.status(text),
@@ -52,7 +52,8 @@ export function enginePortsOf($: EngineInterface): EnginePorts {
     files: {
       readText: (path) => quiet($.fs.read(path)),
       realPath: (path) => $.fs.stat(path, { resolve: true }).then(
-        (stat: { realPath?: unknown } | undefined) => (typeof stat?.realPath === 'string' && stat.realPath !== '' ? stat.realPath : undefined),
+        // The real path when it is a non-empty string, else undefined.
+        (stat: { realPath?: unknown } | undefined) => (typeof stat?.realPath === 'string' && stat.realPath) || undefined,
         () => undefined,
       ),
       size: (path) => $.fs.stat(path).then(
@@ -69,9 +70,9 @@ export function enginePortsOf($: EngineInterface): EnginePorts {
       engineVersion: async () => (await $.session.version()).version,
       pluginVersion: async () => {
         const text = await quiet($.fs.read(`${$.plugin.root}/.claude-plugin/plugin.json`))
-        if (text === undefined) return undefined
+        // A file that could not be read (undefined) fails the parse, as damaged JSON does.
         try {
-          const version = (JSON.parse(text) as { version?: unknown }).version
+          const version = (JSON.parse(text as string) as { version?: unknown }).version
           return typeof version === 'string' && /^[0-9A-Za-z.+-]{1,40}$/.test(version) ? version : undefined
         } catch {
           return undefined

@@ -81,9 +81,10 @@ export class McpHarkGateway implements HarkGateway {
         // An array is the entries alone (an array's own `entries` is its method).
         const entries = listOf(Array.isArray(payload) ? payload : o?.['entries'])
         const fields = listOf(o?.['build_state_fields'])
-        const fieldItems = fields.slice(0, 200).flatMap((f) => {
+        // A field that is not a string gives `false`, which parseItems leaves out like any non-item.
+        const fieldItems = fields.slice(0, 200).map((f) => {
           const field = fieldsOf(f)?.['field']
-          return typeof field === 'string' ? [`Change to ${field}`] : []
+          return typeof field === 'string' && `Change to ${field}`
         })
         const items = [...parseItems(entries), ...parseItems(fieldItems)].slice(0, 200)
         return { items, total: entries.length + fields.length }
@@ -132,9 +133,8 @@ export class McpHarkGateway implements HarkGateway {
         () => undefined,
       )
     if (!result.ok) return result
-    if (read === undefined) return { ok: true, value: undefined as T }
-    const value = read(result.value)
-    return value === undefined ? failure('refused', missing) : { ok: true, value }
+    const value = read?.(result.value) as T
+    return read !== undefined && value === undefined ? failure('refused', missing) : { ok: true, value }
   }
 
   /** Builds request `id`, waits at most the limit, reads the reply; with the HTTP status when one came. */

@@ -44,7 +44,7 @@ export class DetectMove {
   }
 
   private async tail(path: string | undefined): Promise<string | undefined> {
-    if (path === undefined || path === '') return undefined
+    if (!path) return undefined
     const size = await this.files.size(path)
     if (size === undefined || size > TRANSCRIPT_READ_LIMIT) return undefined
     const offset = Math.max(0, size - TRANSCRIPT_TAIL_BYTES)

@@ -98,7 +98,7 @@ export class HarkCommand {
     }
     if (sub === 'preview') return describePreview(await this.handOff.preview())
     if (sub === 'needs') return this.needs(project.venture)
-    return sub === 'open' ? this.open() : this.brief()
+    return sub === 'open' ? this.open() : this.brief(project.venture)
   }
 
   private setupText(): string {
@@ -112,11 +112,11 @@ export class HarkCommand {
   }
 
   /**
-   * The brief, fetched now (the last one this session has when the fetch fails), and the handoffs of earlier
-   * sessions that could not reach Hark and wait on this machine (core/domain/undelivered.ts).
+   * The brief of `venture` (the active project), fetched now (the last one this session has when the fetch
+   * fails), and the handoffs of earlier sessions that could not reach Hark and wait on this machine
+   * (core/domain/undelivered.ts).
    */
-  private async brief(): Promise<string> {
-    const venture = this.start.project?.venture ?? ''
+  private async brief(venture: Venture): Promise<string> {
     const result = await this.briefs.fetch('for /hark brief')
     const active = this.start.activeProject
     const n = active === undefined ? 0 : await this.delivery.waiting(active.venture)

@@ -68,12 +68,12 @@ export function parseItem(value: unknown): Item | undefined {
   const title = firstText(o, ['title', 'text', 'summary', 'name'])
   if (title === undefined) return undefined
   const why = firstText(o, ['why', 'rationale'])
-  return why === undefined ? { title } : { title, why }
+  return { title, ...(why && { why }) }
 }
 
-/** The Items of a list (a lone item counts as a list of one); at most `limit`. */
+/** The Items of a list (a lone item counts as a list of one, and undefined or null as no item); at most `limit`. */
 export function parseItems(value: unknown, limit = 200): Item[] {
-  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]
+  const list = Array.isArray(value) ? value : [value]
   const out: Item[] = []
   for (const v of list) {
     const item = parseItem(v)
