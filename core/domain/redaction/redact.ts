@@ -90,8 +90,8 @@ const SETTINGS =
   'plain: secret; spaced: secret, quoted endsLine credential; label: secret, quoted endsLine credential, strong startsLine; json: secret; ' +
   'quotedEq: secret, quoted credential; bold: secret, quoted credential; code: secret, credential; nested: secret, credential; flag: secret, notWord'
 
-/** SETTINGS by form: its conditions, as written. */
-const VERDICTS: Readonly<Record<string, string>> = Object.fromEntries(SETTINGS.split('; ').map((row) => row.split(': ')))
+/** SETTINGS read: per form, its conditions, each a list of facts. */
+const VERDICTS: Readonly<Record<string, string[][]>> = Object.fromEntries(SETTINGS.split('; ').map((row) => row.split(': ')).map(([form, all]) => [form, (all as string).split(', ').map((any) => any.split(' '))]))
 
 /** A setting's name is secret when it contains one of these (SPEC.md: KEY, SECRET, TOKEN, PASSWORD; plus three more). */
 const SECRET_WORDS = /key|secret|token|password|passwd|passphrase|credential/i
@@ -221,6 +221,7 @@ const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
  * the engine then looks for). QUIET is the same past a line without a HINT, where only a URL's `://` is read at a
  * `:` or `=`.
  */
+const READS = new Map([...':=B-P'].map((c) => [c, READERS.filter(([on]) => on.includes(c))]))
 const STARTS = /[:=]|--(?<=(?<![\w-])--)|-u(?<=(?<=^|\s)-u)|-----|Bearer|PuTTY/g
 const QUIET = /:\/\/|--(?<=(?<![\w-])--)|-u(?<=(?<=^|\s)-u)|-----|Bearer|PuTTY/g
 /** What a secret name holds one of (isSecretName), and so does `Authorization`: a line without one has no secret setting, flag or header. */
@@ -240,10 +241,11 @@ function scan(s: string): string {
   let skip = 0 // the scan goes on from here: what is before it is inside a key block, a PuTTY file or a prefixed token
   // (a keyword token's span starts ahead: what comes between its name and it is still read)
   let cut = 0 // where the last of those ends: a name starts there at the earliest, as after `[redacted]`
-  let wide = [0, 0] // the span found that ends last
-  const add = (start: number, end: number, text = REDACTED, past = false): void => {
+  let wideStart = 0 // the span found that ends last
+  let wideEnd = 0
+  const add = (start: number, end: number, text = REDACTED, past?: boolean): void => {
     spans.push([start, end, text])
-    if (end > (wide[1] as number)) wide = [start, end]
+    if (end > wideEnd) (wideStart = start), (wideEnd = end)
     if (past) skip = cut = Math.max(skip, end)
   }
   const token = tokenMatcher(s)
@@ -265,7 +267,7 @@ function scan(s: string): string {
 
   /** The value at `v` judged as `form`'s: redacted when its verdict holds. Returns where it ends as written, or -1. */
   const value = (v: number, set: Chars, form: (quote: string) => string, start: number, name: string): number => {
-    const first = s[v] ?? ''
+    const first = s[v] as string // (past the text's end: undefined, which no expression or quote reads)
     WHOLE.lastIndex = v
     const whole = WHOLE.test(s)
     const quote = whole && first !== '$' ? first : ''
@@ -273,7 +275,7 @@ function scan(s: string): string {
     const end = whole ? WHOLE.lastIndex : `"'\``.includes(first) ? v : run(set, v)
     const q = quote.length // the quotes stay
     const c = { text: s, start, end, name, value: s.slice(v + q, end - q), quoted: /["']/.test(quote) }
-    if (end > v && (VERDICTS[form(quote)] as string).split(', ').every((any) => any.split(' ').some((fact) => (FACTS[fact] as (c: Setting) => boolean)(c)))) add(v + q, end - q)
+    if (end > v && (VERDICTS[form(quote)] as string[][]).every((any) => any.some((fact) => (FACTS[fact] as (c: Setting) => boolean)(c)))) add(v + q, end - q)
     return end > v ? end : -1
   }
 
@@ -281,10 +283,10 @@ function scan(s: string): string {
   const setting = (at: number): void => {
     // A name inside the value of one before it (nested) whose value, a plain run, lies in a span already found and
     // ends within the value around it: whatever it is, it adds nothing.
-    const v = s.startsWith(':=', at) ? at + 2 : at + 1
+    const v = at + (s.startsWith(':=', at) ? 2 : 1)
     const around = within[s[at] === ':' && v === at + 1 ? 'colon' : 'eq']
     const e = at < around && v < s.length && !'$*_'.includes(s[v] as string) ? run(VALUE.nested, v) : -1
-    if (e > v && e <= around && v >= (wide[0] as number) && e <= (wide[1] as number)) return
+    if (e > v && e <= around && v >= wideStart && e <= wideEnd) return
     // Read from `cut` on (a string from there: its start is where a name may start at the earliest).
     const from = at - cut < 256 ? cut : 0
     SETTING.lastIndex = at - from
@@ -309,9 +311,9 @@ function scan(s: string): string {
   const read = (p: number): void => {
     const c = s[p] as string
     let taken = false // by a reader: then no setting is read at this `:` or `=`
-    for (const [on, re, group, keep] of READERS) {
+    for (const [, re, group, keep] of READS.get(c) ?? []) {
       re.lastIndex = p
-      const m = on.includes(c) ? re.exec(s) : null
+      const m = re.exec(s)
       // (`m[undefined]`, a reader without a group that stays, is undefined.)
       if (m !== null) (taken = true), add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep as number] ? `${(m[keep as number] as string).trim()} ${REDACTED}` : REDACTED, true)
     }

@@ -97,7 +97,7 @@ export function entropy(text: string, start: number, end: number): number {
   // Each character's count is taken once, then cleared for the next call.
   for (let i = start, c = 0, k = 0; i < start + n; i++) if ((k = COUNTS[(c = Math.min(text.charCodeAt(i), 127))] as number) > 0) (h -= (k / n) * Math.log2(k / n)), (COUNTS[c] = 0)
   // To nine decimals, so a window whose entropy is exactly a threshold (3 bits) reads as 3, not 2.9999999999999996.
-  return Math.max(0, Math.round(h * 1e9) / 1e9)
+  return Math.round(h * 1e9) / 1e9
 }
 const COUNTS = new Uint8Array(128)
 
