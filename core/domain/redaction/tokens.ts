@@ -50,17 +50,19 @@ export const chars = (cls: string, other = false): Chars => {
 export function runs(text: string): (set: Chars, p: number) => number {
   const seen = new Int32Array(512).fill(-1) // [from, to) per set: far more sets than the table and settings make
   return ({ id, has }, p) => {
-    const from = seen[id * 2] as number
+    const i = id * 2
+    const from = seen[i] as number
+    const to = seen[i + 1] as number
     let e = p
-    if (p >= from && p < (seen[id * 2 + 1] as number)) return seen[id * 2 + 1] as number
+    if (p >= from && p < to) return to
     for (let c = 0; e < text.length && ((c = text.charCodeAt(e)) < 128 ? has[c] === 1 : has[128] === 1 && !/\s/.test(text[e] as string)); e++) {
       if (e === from) {
-        e = seen[id * 2 + 1] as number
+        e = to
         break
       }
     }
-    seen[id * 2] = p
-    seen[id * 2 + 1] = e
+    seen[i] = p
+    seen[i + 1] = e
     return e
   }
 }
@@ -159,8 +161,7 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
     // A sentence's full stop after a token whose alphabet holds `.` is not part of it.
     for (let i = 0; i < 3 && end - q > min && text[end - 1] === '.' && (end - q > max || shape); i++) end--
     // (Past the text's end, NaN: no letter.)
-    const ok = end - q >= min && (open || (end - q <= max && !isAlnum(text.charCodeAt(end))))
-    return ok && shape?.test(text.slice(q, Math.min(end, q + CHECK_LIMIT))) !== false ? end : -1
+    return end - q >= min && (open || (end - q <= max && !isAlnum(text.charCodeAt(end)))) && shape?.test(text.slice(q, Math.min(end, q + CHECK_LIMIT))) !== false ? end : -1
   }
 
   const prefixed = (e: Entry, f: PrefixedFormat, at: number): TokenSpan | undefined => {
@@ -170,8 +171,10 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
     // The prefix as written (unless any case will do), at a word start, then a fitting body.
     // (A position before the text's start reads as NaN: no letter.)
     const end = (f.anyCase || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
-    const ok = end >= 0 && (f.entropy === undefined || entropy(text, start, end) >= f.entropy) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
-    return ok ? { start: f.keep ? b : start, end, provider: f.provider } : undefined
+    // Then the entropy the row asks for, and not a match of its allowlist.
+    return end >= 0 && (f.entropy === undefined || entropy(text, start, end) >= f.entropy) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
+      ? { start: f.keep ? b : start, end, provider: f.provider }
+      : undefined
   }
 
   const keyword = (e: Entry, at: number): TokenSpan | undefined => {
@@ -204,8 +207,8 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
     const before = text.charCodeAt(p - 1)
     const rows = p + 1 >= lower.length || (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) ? undefined : entries[pair(lower, p)]
     for (const e of rows ?? []) {
-      const span = !lower.startsWith(e.key, p) ? undefined : e.f.kind === 'keyword' ? keyword(e, p) : prefixed(e, e.f, p)
-      if (span !== undefined) return span
+      const span = lower.startsWith(e.key, p) && (e.f.kind === 'keyword' ? keyword(e, p) : prefixed(e, e.f, p))
+      if (span) return span
     }
     return undefined
   }
