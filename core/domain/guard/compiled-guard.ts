@@ -5,7 +5,7 @@
  * (`compileName`, glob.ts), so no glob Hark sends can make a check slow. Pure: `match` never throws,
  * whatever the records or the compiler do.
  */
-import { object } from '../item'
+import { object, replaced } from '../item'
 import { compileName, emitSegment, fold, isCostly, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
 import { GUARD_LIMITS } from './limits'
 import type { GuardRecord } from './records'
@@ -47,8 +47,8 @@ interface CompiledPattern {
 
 /** The pattern table's three calls (below). */
 interface PatternTable {
-  /** A record's glob as pattern indexes, or `undefined` when it is skipped (docs/guard.md, Limits). */
-  glob(text: string): ReadGlob | undefined
+  /** A record's glob as pattern indexes, or `undefined` when it is skipped (docs/guard.md, Limits), as a value that is no string is. */
+  glob(text: unknown): ReadGlob | undefined
   /** Starts a new `match` call for `path` (normalised and folded): earlier results no longer count. */
   next(path: string): void
   /** Whether pattern `i` (or EVERY_PATH) matches the current path. */
@@ -82,7 +82,7 @@ function patternTable(compile: GlobCompiler): PatternTable {
    * compile costs): its patterns' indexes (`undefined`: skipped), and the amounts it charged to `read`,
    * charged again each time it comes back, so the caps give what reading it again would.
    */
-  const globs = new Map<string, { readonly charged: readonly number[]; readonly read: ReadGlob | undefined }>()
+  const globs = new Map<unknown, { readonly charged: readonly number[]; readonly read: ReadGlob | undefined }>()
   let wildcardNames = 0
   let costlyNames = 0
   let innerNames = 0
@@ -107,7 +107,8 @@ function patternTable(compile: GlobCompiler): PatternTable {
     const first = shape.indexOf('globstar')
     const last = shape.lastIndexOf('globstar')
     let inner = 0
-    for (let k = first + 1; first >= 0 && k < last; k++) if (shape[k] !== 'globstar') inner++
+    // Without `**`, `first` and `last` are both -1: no name between them.
+    for (let k = first + 1; k < last; k++) if (shape[k] !== 'globstar') inner++
     if (innerNames + inner > GUARD_LIMITS.innerNamesPerGuard) return undefined
     const list: number[] = []
     for (let k = 0; k < shape.length; k++) {
@@ -148,23 +149,21 @@ function patternTable(compile: GlobCompiler): PatternTable {
    * name patterns (a chunk): the chunk before the first `**` must match the path's first names, the
    * chunk after the last `**` its last names, and each chunk in between the earliest names it can
    * after the previous one (taking the earliest leaves the most room for the rest, so this is exact).
-   * A `**` takes any number of names; the path has no `.` or `..` (normalisePath).
+   * A `**` takes any number of names; the path has no `.` or `..` (normalisePath). A pattern without
+   * `**` is one chunk, read as the last: it must match the path's last names, and start at its first.
    */
   function walk(pattern: readonly number[]): boolean {
-    const count = names.length
     const first = pattern.indexOf(GLOBSTAR)
-    if (first < 0) return pattern.length === count && chunkAt(pattern, 0, pattern.length, 0)
     const last = pattern.lastIndexOf(GLOBSTAR)
-    const end = count - (pattern.length - last - 1)
-    if (first > end || !chunkAt(pattern, 0, first, 0) || !chunkAt(pattern, last + 1, pattern.length, end)) return false
+    /** Where the names matched by the chunk after the last `**` start. */
+    const end = names.length - (pattern.length - last - 1)
+    if ((first < 0 ? end !== 0 : first > end) || !chunkAt(pattern, 0, first, 0) || !chunkAt(pattern, last + 1, pattern.length, end)) return false
     let at = first
-    for (let from = first + 1; from < last; ) {
-      let to = from
-      while (pattern[to] !== GLOBSTAR) to++
+    for (let from = first + 1, to = from; from < last; from = to + 1) {
+      to = pattern.indexOf(GLOBSTAR, from)
       while (at + (to - from) <= end && !chunkAt(pattern, from, to, at)) at++
       if (at + (to - from) > end) return false
       at += to - from
-      from = to + 1
     }
     return true
   }
@@ -212,16 +211,18 @@ function patternTable(compile: GlobCompiler): PatternTable {
     },
     test(i) {
       if (i === EVERY_PATH) return true
-      if (Math.abs(verdicts[i] as number) !== call) {
-        const pattern = patterns[i]
-        verdicts[i] = pattern !== undefined && containsAll(path, pattern.literals) && walk(pattern.names) ? call : -call
-      }
+      const pattern = patterns[i] as CompiledPattern
+      if (Math.abs(verdicts[i] as number) !== call) verdicts[i] = containsAll(path, pattern.literals) && walk(pattern.names) ? call : -call
       return verdicts[i] === call
     },
   }
 }
 
-/** The characters `requiredText` keeps (looked up as a string: a regex test per character costs more). */
+/**
+ * The characters `requiredText` keeps (looked up as a string: a regex test per character costs more).
+ * Its runs are built a character at a time, not matched by a regex: a match's runs are substrings of the
+ * pattern, which each check's `includes` searches more slowly (scripts/bench-guard.mjs, 16 globs a record).
+ */
 const PLAIN_TEXT = 'abcdefghijklmnopqrstuvwxyz0123456789._- '
 
 /**
@@ -267,9 +268,8 @@ export function compileGuard(records: readonly GuardRecord[], compile: GlobCompi
     match(relativePath: string): GuardRecord[] {
       const path = normalisePath(relativePath)
       if (path === undefined) return []
-      const folded = fold(path)
-      const folders = `/${folded.slice(0, folded.lastIndexOf('/') + 1)}`
-      table.next(folded)
+      const folders = `/${path.slice(0, path.lastIndexOf('/') + 1)}`
+      table.next(path)
       const out: GuardRecord[] = []
       for (let i = 0; i < compiled.length; i++) {
         const c = compiled[i] as CompiledRecord
@@ -289,7 +289,7 @@ function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<strin
   const include: number[] = []
   const exclude: number[] = []
   for (let i = 0; i < paths.length && i < GUARD_LIMITS.globsPerRecord; i++) {
-    const read = typeof paths[i] === 'string' ? table.glob(paths[i] as string) : undefined
+    const read = table.glob(paths[i])
     for (let k = 0; read !== undefined && k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k] as number)
   }
   // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch and .gitignore.
@@ -297,8 +297,9 @@ function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<strin
   const areas: string[] = []
   for (let i = 0; i < areaList.length && i < GUARD_LIMITS.areasPerRecord; i++) {
     const area = areaList[i]
-    const names = typeof area === 'string' ? fold(area.normalize('NFC')).replaceAll('\\', '/').split('/').filter((s) => s.trim() !== '') : []
-    if (names.length > 0) areas.push(`/${names.join('/')}/`)
+    // Its names between slashes, blank ones dropped: `/` alone when it has none.
+    const folders = typeof area === 'string' ? replaced(`/${fold(area.normalize('NFC')).replaceAll('\\', '/')}/`, /\/(?:\s*\/)+/g, '/') : '/'
+    if (folders !== '/') areas.push(folders)
   }
   if (include.length === 0 && areas.length === 0) return undefined
   seen.add(r.key)
@@ -323,7 +324,7 @@ function anyOf<T>(list: readonly T[], test: (item: T) => boolean): boolean {
 
 /**
  * A project-relative path as the matchers see it, or `undefined` when there is nothing to match:
- * `/` separators, no empty, `.` or `..` names (`src/db/../db/x.sql` is `src/db/x.sql`; a path that
+ * folded, `/` separators, no empty, `.` or `..` names (`src/db/../db/x.sql` is `src/db/x.sql`; a path that
  * climbs above the project root is not in the project).
  */
 function normalisePath(p: unknown): string | undefined {
@@ -334,6 +335,6 @@ function normalisePath(p: unknown): string | undefined {
     if (name !== '..') names.push(name)
     else if (names.pop() === undefined) return undefined
   }
-  return names.length === 0 ? undefined : names.join('/')
+  return names.length === 0 ? undefined : fold(names.join('/'))
 }
 

@@ -36,11 +36,10 @@ export function readGlob(s: string, depth: number): GlobNode[] {
       if (s[end] === '(' && closing(s, end) > 0) throw new Refused() // `*( )`: any number of repeats, no bounded reading
       node = { kind: 'star', size: end - i }
     } else if ('@?+!'.includes(ch) && s[i + 1] === '(' && closing(s, i + 1) > 0) {
-      // `+( )` repeats and `!( )` negates: refused; `@(a|b)` is `{a,b}`, `?(a|b)` is `{,a,b}`.
-      if (ch === '+' || ch === '!') throw new Refused()
+      // `+( )` repeats and `!( )` negates: refused; `@(a|b)` is `{a,b}`, `?(a|b)` is `{,a,b}` (an empty part first).
+      if ('+!'.includes(ch)) throw new Refused()
       end = closing(s, i + 1) + 1
-      const options = splitTop(s.slice(i + 2, end - 1), '|').map((part) => readGlob(part, depth + 1))
-      node = { kind: 'choice', options: ch === '?' ? [[], ...options] : options }
+      node = choice(splitTop(`${ch === '?' ? '|' : ''}${s.slice(i + 2, end - 1)}`, '|'), depth)
     } else if (ch === '[' || ch === '{') {
       const group = ch === '[' ? readClass(s, i) : readBrace(s, i, depth)
       node = group?.node
@@ -55,6 +54,11 @@ export function readGlob(s: string, depth: number): GlobNode[] {
     out.push(node ?? literal(s.slice(i, end)))
   }
   return out
+}
+
+/** The choice between `parts`, each read as a glob one level deeper. */
+function choice(parts: readonly string[], depth: number): GlobNode {
+  return { kind: 'choice', options: parts.map((part) => readGlob(part, depth + 1)) }
 }
 
 /** Characters with no meaning to the reader (after the first of a run: `@`, `+` or `!` count only before `(`). */
@@ -82,8 +86,8 @@ function splitTop(s: string, sep: ',' | '|'): string[] {
   for (let i = 0; i < s.length; i++) {
     const ch = s[i]
     if (ch === '[') i = (readClass(s, i)?.end ?? i + 1) - 1
-    else if (ch === '{' || ch === '(') depth++
-    else if ((ch === '}' || ch === ')') && depth > 0) depth--
+    else if ('{('.includes(ch as string)) depth++
+    else if ('})'.includes(ch as string) && depth > 0) depth--
     else if (ch === sep && depth === 0) {
       parts.push(s.slice(start, i))
       start = i + 1
@@ -99,7 +103,7 @@ function readBrace(s: string, open: number, depth: number): { node: GlobNode; en
   if (end < 0) return undefined
   const body = s.slice(open + 1, end)
   const parts = splitTop(body, ',')
-  const node = parts.length > 1 ? { kind: 'choice' as const, options: parts.map((p) => readGlob(p, depth + 1)) } : range(body)
+  const node = parts.length > 1 ? choice(parts, depth) : range(body)
   return node === undefined ? undefined : { node, end: end + 1 }
 }
 
@@ -111,19 +115,22 @@ function readBrace(s: string, open: number, depth: number): { node: GlobNode; en
 function range(body: string): GlobNode | undefined {
   const m = /^(?:([+-]?\d{1,15})\.\.([+-]?\d{1,15})|([a-z])\.\.([a-z]))(?:\.\.[+-]?(\d+))?$/.exec(body)
   if (m === null) return undefined
-  const numeric = m[1] !== undefined
-  const [a, b] = numeric ? [m[1] as string, m[2] as string] : [m[3] as string, m[4] as string]
-  const step = Number(m[5] ?? '1')
+  const [, fromNumber, toNumber, fromLetter, toLetter, stepText = '1'] = m
+  const numeric = fromNumber !== undefined
+  const a = (fromNumber ?? fromLetter) as string
+  const b = (toNumber ?? toLetter) as string
+  const step = Number(stepText)
   if (step === 1 && a.length === 1 && b.length === 1) return { kind: 'class', source: a < b ? `[${a}-${b}]` : `[${b}-${a}]` }
-  if ((m[5]?.length ?? 0) > 15) return undefined
+  if (stepText.length > 15) return undefined
   const from = numeric ? Number(a) : a.charCodeAt(0)
   const to = numeric ? Number(b) : b.charCodeAt(0)
-  const by = Math.max(1, step)
-  const count = Math.floor(Math.abs(to - from) / by) + 1
+  // The step, signed towards `to`.
+  const by = Math.max(1, step) * (from <= to ? 1 : -1)
+  const count = Math.floor((to - from) / by) + 1
   if (count > GUARD_LIMITS.alternativesPerGlob) throw new Refused()
   const pad = numeric && (ZERO_PADDED.test(a) || ZERO_PADDED.test(b)) ? Math.max(a.length, b.length) : 0
   const options: Piece[][] = []
-  for (let k = 0, v = from; k < count; k++, v += from <= to ? by : -by) {
+  for (let v = from; options.length < count; v += by) {
     options.push([literal(!numeric ? String.fromCharCode(v) : v < 0 ? `-${String(-v).padStart(pad - 1, '0')}` : String(v).padStart(pad, '0'))])
   }
   return { kind: 'choice', options }
@@ -148,18 +155,17 @@ let posixClasses: Readonly<Record<string, string>> | undefined
  */
 function readClass(s: string, open: number): { node: Piece; end: number } | undefined {
   let j = open + 1
-  const negate = s[j] === '!' || s[j] === '^'
+  const negate = '!^'.includes(s[j] as string)
   if (negate) j++
   // No `]` after the first member, before the next `/`: a plain `[` (checked first, so a glob of many
   // `[` costs one search each, not one scan of the rest of the glob each).
   const close = s.indexOf(']', j + 1)
-  const slash = s.indexOf('/', j)
-  if (close < 0 || (slash >= 0 && slash < close)) return undefined
-  let source = ''
+  if (close < 0 || s.slice(j, close).includes('/')) return undefined
+  let source = negate ? '^' : ''
   for (let first = true; ; first = false) {
-    if (j >= s.length || s[j] === '/') return undefined
-    const c = s[j] as string
-    if (c === ']' && !first) break
+    const c = s[j]
+    if (c === undefined || c === '/') return undefined
+    if (c === ']' && !first) return { node: { kind: 'class', source: `[${source}]` }, end: j + 1 }
     const end = c === '[' && s[j + 1] === ':' ? s.indexOf(':]', j + 2) : -1
     const name = s.slice(j + 2, end)
     if (end >= 0 && !name.includes('/')) {
@@ -179,13 +185,12 @@ function readClass(s: string, open: number): { node: Piece; end: number } | unde
     source += range ? `${classMember(c)}-${classMember(s[j + 2] as string)}` : classMember(c)
     j += range ? 3 : 1
   }
-  return { node: { kind: 'class', source: `[${negate ? '^' : ''}${source}]` }, end: j + 1 }
 }
 
 function classMember(c: string): string {
   if (/^[\p{L}\p{N}]$/u.test(c)) return c
-  const code = c.charCodeAt(0)
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
+  const hex = c.charCodeAt(0).toString(16)
+  return hex.length > 2 ? `\\u${hex.padStart(4, '0')}` : `\\x${hex.padStart(2, '0')}`
 }
 
 /**
@@ -200,7 +205,7 @@ export function expand(nodes: readonly GlobNode[]): Piece[][] {
       for (let k = 0; k < out.length; k++) (out[k] as Piece[]).push(node)
       continue
     }
-    const tails = node.options.flatMap((option) => expand(option))
+    const tails = node.options.flatMap(expand)
     if (out.length * tails.length > GUARD_LIMITS.alternativesPerGlob) throw new Refused()
     out = out.flatMap((head) => tails.map((tail) => [...head, ...tail]))
   }

@@ -57,7 +57,7 @@ export function prepareGlob(glob: string): { exclude: boolean; patterns: string[
  * prepareGlob, as the patterns' names (what compileGuard compiles). `budget` is charged the glob's
  * length before it is read and that length again for each further alternative, and may refuse.
  */
-export function readScopeGlob(glob: string, budget: (characters: number) => boolean = () => true): { exclude: boolean; shapes: Segment[][] } | undefined {
+export function readScopeGlob(glob: unknown, budget: (characters: number) => boolean = () => true): { exclude: boolean; shapes: Segment[][] } | undefined {
   if (typeof glob !== 'string') return undefined
   let s = glob.normalize('NFC').trim().replaceAll('\\', '/')
   if (s === '' || s.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(s) || !budget(s.length)) return undefined
@@ -106,19 +106,20 @@ export interface Name {
  */
 function shapesOf(pieces: readonly Piece[]): Segment[][] {
   if (pieces.length === 0) return []
-  let last = pieces.length
-  while (last > 0 && pieces[last - 1]?.kind === 'slash') last--
+  // Anchored: a slash before some piece of a name (slashes at the end only say "a folder").
   let anchored = false
+  let slash = false
   const segments: Segment[] = []
   // The pieces of the name being read; each slash, and the end, closes it.
   let name: Piece[] = []
   for (let i = 0; i <= pieces.length; i++) {
     const p = pieces[i]
     if (p !== undefined && p.kind !== 'slash') {
+      anchored ||= slash
       name.push(p)
       continue
     }
-    anchored ||= i < last
+    slash = true
     const named = nameOf(name)
     if (named.plain === '..') throw new Refused() // can't match a path inside the project
     // Star runs alone, two `*` or more in all (`**`, or `{*,a}*` expanded): a globstar.
@@ -131,7 +132,7 @@ function shapesOf(pieces: readonly Piece[]): Segment[][] {
   if (!anchored && segments[0] !== 'globstar') segments.unshift('globstar')
   if (segments[segments.length - 1] === 'globstar') return [segments]
   // `x/**` also matches a file named `x`; `x/**` + `/*` (a trailing slash) needs something under the folder.
-  if (last < pieces.length) return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
+  if ((pieces[pieces.length - 1] as Piece).kind === 'slash') return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
   return [segments, [...segments, 'globstar']]
 }
 

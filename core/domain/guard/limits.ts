@@ -5,17 +5,17 @@
  */
 
 /** Size limits: values beyond them are dropped, never an error. */
-export const GUARD_LIMITS = Object.freeze({
+export interface GuardLimits {
   /** Records kept from one list_journal_entries payload, and from one brief's non-goals. */
-  records: 200,
+  readonly records: number
   /** Records one compiled guard holds (200 decisions and 200 non-goals). */
-  compiledRecords: 400,
+  readonly compiledRecords: number
   /** Raw entries looked at in one payload (skipped, unsettled ones included). */
-  scannedEntries: 2_000,
-  globsPerRecord: 16,
-  areasPerRecord: 16,
-  globLength: 256,
-  areaLength: 64,
+  readonly scannedEntries: number
+  readonly globsPerRecord: number
+  readonly areasPerRecord: number
+  readonly globLength: number
+  readonly areaLength: number
   /**
    * Glob shapes that could cost too much to match are skipped (docs/guard.md, Limits and Performance).
    * Per name (the text between two slashes): at most 2 `*` runs (`*a*b` has 2; a name with two runs
@@ -24,14 +24,14 @@ export const GUARD_LIMITS = Object.freeze({
    * Per pattern: 16 names. Per glob: 16 alternatives (braces, ranges, `@( )`, `?( )`), nested at most 4
    * deep, holding at most 32 distinct names with a wildcard, 4 of them costly.
    */
-  starRunsPerName: 2,
-  classesPerName: 16,
-  wildcardNameLength: 64,
-  namesPerPattern: 16,
-  alternativesPerGlob: 16,
-  braceDepth: 4,
-  wildcardNamesPerGlob: 32,
-  costlyNamesPerGlob: 4,
+  readonly starRunsPerName: number
+  readonly classesPerName: number
+  readonly wildcardNameLength: number
+  readonly namesPerPattern: number
+  readonly alternativesPerGlob: number
+  readonly braceDepth: number
+  readonly wildcardNamesPerGlob: number
+  readonly costlyNamesPerGlob: number
   /**
    * What one compiled guard holds, each cap bounding one cost of a check or of compiling
    * (docs/guard.md, Performance): characters of glob text read (a glob's length times its
@@ -39,14 +39,30 @@ export const GUARD_LIMITS = Object.freeze({
    * name of the path), summed over the patterns; distinct names with a wildcard (plain names are
    * compared as text), and costly ones. A glob that would pass a cap is skipped, in record order.
    */
-  globTextPerGuard: 262_144,
-  patternsPerGuard: 8_192,
-  innerNamesPerGuard: 8_192,
-  wildcardNamesPerGuard: 512,
-  costlyNamesPerGuard: 64,
+  readonly globTextPerGuard: number
+  readonly patternsPerGuard: number
+  readonly innerNamesPerGuard: number
+  readonly wildcardNamesPerGuard: number
+  readonly costlyNamesPerGuard: number
   /** Longer project-relative paths are not matched (macOS's PATH_MAX; no real project gets near). */
-  pathLength: 1_024,
-  idLength: 200,
-  titleLength: 300,
-  whyLength: 1_000,
-})
+  readonly pathLength: number
+  readonly idLength: number
+  readonly titleLength: number
+  readonly whyLength: number
+}
+
+/**
+ * The caps, in the order GuardLimits describes them, as one JSON text: the engine's scan of the module
+ * at every start costs by syntax node, and a string is one however many numbers it holds.
+ */
+export const GUARD_LIMITS: GuardLimits = Object.freeze(
+  JSON.parse(`{
+    "records": 200, "compiledRecords": 400, "scannedEntries": 2000,
+    "globsPerRecord": 16, "areasPerRecord": 16, "globLength": 256, "areaLength": 64,
+    "starRunsPerName": 2, "classesPerName": 16, "wildcardNameLength": 64, "namesPerPattern": 16,
+    "alternativesPerGlob": 16, "braceDepth": 4, "wildcardNamesPerGlob": 32, "costlyNamesPerGlob": 4,
+    "globTextPerGuard": 262144, "patternsPerGuard": 8192, "innerNamesPerGuard": 8192,
+    "wildcardNamesPerGuard": 512, "costlyNamesPerGuard": 64,
+    "pathLength": 1024, "idLength": 200, "titleLength": 300, "whyLength": 1000
+  }`),
+)

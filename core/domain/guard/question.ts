@@ -19,7 +19,7 @@ export function guardQuestion(relativePath: string, matches: readonly GuardRecor
   return [
     `${path} is covered by ${count(list)}:`,
     '',
-    ...listed(list, '•', (r, title, why) => `${label(r)}: ${title}${why === '' ? '' : `\n  Why: ${why}`}`),
+    ...listed(list, '•', (label, title, why) => `${label}: ${title}${why === '' ? '' : `\n  Why: ${why}`}`),
     '',
     `Allow is remembered for ${list.length === 1 ? 'this record' : 'these records'} for the rest of this conversation; Stop refuses this edit.`,
     `Allow this edit of ${path}?`,
@@ -31,15 +31,15 @@ export function stopReason(relativePath: string, matches: readonly GuardRecord[]
   const list = recordsOf(matches)
   return [
     `The user chose Stop in Hark's edit guard: this edit of ${shownPath(relativePath)} is covered by ${count(list)}:`,
-    ...listed(list, '-', (r, title, why) => `${label(r)} "${title}"${why === '' ? '' : ` (why: ${why})`}`),
+    ...listed(list, '-', (label, title, why) => `${label} "${title}"${why === '' ? '' : ` (why: ${why})`}`),
     'Do not retry this edit, and do not make the same change another way (another tool, a shell command or another file).',
     'Ask the user how they want to proceed.',
   ].join('\n')
 }
 
-/** The first LISTED_RECORDS records, each `bullet` and its `line` (given its title and why as shown), then how many more. */
-function listed(list: readonly GuardRecord[], bullet: string, line: (r: GuardRecord, title: string, why: string) => string): string[] {
-  const out = list.slice(0, LISTED_RECORDS).map((r) => `${bullet} ${line(r, display(r.title, SHOWN_TITLE), display(r.why, SHOWN_WHY))}`)
+/** The first LISTED_RECORDS records, each `bullet` and its `line` (given its label, title and why as shown), then how many more. */
+function listed(list: readonly GuardRecord[], bullet: string, line: (label: string, title: string, why: string) => string): string[] {
+  const out = list.slice(0, LISTED_RECORDS).map((r) => `${bullet} ${line(label(r), display(r.title, SHOWN_TITLE), display(r.why, SHOWN_WHY))}`)
   if (list.length > LISTED_RECORDS) out.push(`${bullet} …and ${list.length - LISTED_RECORDS} more`)
   return out
 }
@@ -52,8 +52,8 @@ function recordsOf(matches: readonly GuardRecord[]): GuardRecord[] {
 /** `a Hark decision and 2 non-goals`, `3 Hark non-goals`, `no Hark record`. */
 function count(list: readonly GuardRecord[]): string {
   const decisions = list.filter((r) => r.kind !== 'non-goal').length
-  const parts = [amount(decisions, 'Hark decision'), amount(list.length - decisions, decisions > 0 ? 'non-goal' : 'Hark non-goal')].filter((p) => p !== '')
-  return parts.length === 0 ? 'no Hark record' : parts.join(' and ')
+  const parts = [amount(decisions, 'Hark decision'), amount(list.length - decisions, decisions > 0 ? 'non-goal' : 'Hark non-goal')]
+  return parts.filter((p) => p !== '').join(' and ') || 'no Hark record'
 }
 
 /** `a thing`, `n things`, or `''` for none. */
@@ -73,9 +73,7 @@ function shownPath(p: unknown): string {
   if (s === '') return 'this file'
   const chars = Array.from(s)
   if (chars.length <= SHOWN_PATH) return s
-  // Keep the end, where the file name is, and start at a folder boundary when there is one.
-  const tail = chars.slice(-(SHOWN_PATH - 1)).join('')
-  const cut = tail.indexOf('/')
-  return `…${cut >= 0 && cut < tail.length - 1 ? tail.slice(cut) : tail}`
+  // Keep the end, where the file name is, and start at a folder boundary when there is one (a `/` before its last character).
+  return `…${chars.slice(-(SHOWN_PATH - 1)).join('').replace(/^[^/]*(?=\/[^])/, '')}`
 }
 

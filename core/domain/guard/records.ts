@@ -45,9 +45,10 @@ const SETTLEDNESS_FIELDS = ['status', 'acceptance', 'applicability'] as const
 /**
  * Whether a record is settled: it is, unless `status`, `acceptance` or `applicability` holds one of the
  * unsettled words (as a whole word, any case: `Superseded by D-12`, `pending_review`), `superseded_by`
- * is set, or `accepted` is `false`. Values of another type are ignored.
+ * is set, or `accepted` is `false`. Values of another type are ignored; a value that is no object is no
+ * settled record.
  */
-export function isSettled(record: Record<string, unknown>): boolean {
+export function isSettled(record: unknown): record is Record<string, unknown> {
   const o = object(record)
   if (o === undefined || isSet(o['superseded_by']) || o['accepted'] === false) return false
   for (let i = 0; i < SETTLEDNESS_FIELDS.length; i++) {
@@ -70,8 +71,11 @@ function isSet(v: unknown): boolean {
 const TITLE_KEYS = ['title', 'text', 'summary', 'name'] as const
 /** Glob or path characters (`\\` too, read as `/`): a loose value holding one is a path, otherwise an area word. */
 const PATH_CHAR = /[/\\*?.[\]{}]/
-/** One folder name an area may stand for: letters, marks, digits, `_ - . @ +` and inner spaces, not dots alone. */
-const AREA_SEGMENT = /^(?!\.+$)[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?$/u
+/**
+ * The folder names an area may stand for, between single slashes: each of letters, marks, digits,
+ * `_ - . @ +` and inner spaces, not dots alone.
+ */
+const AREA = /^(?!\.+(?:\/|$))[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?(?:\/(?!\.+(?:\/|$))[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?)*$/u
 /** C0/C1 controls, and format characters (bidi overrides, zero-width marks). */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu
 /** Words joining a written list that are never scopes themselves (`scope: billing and payments`). */
@@ -94,10 +98,10 @@ const SCOPE_FIELDS = 'ppaths aareas aarea'.split(' ')
  * most 16 (no Set to spread at the end).
  */
 export function scopeOf(record: Record<string, unknown>): Scope {
-  const o = object(record)
+  const o = object(record) ?? {}
   const paths: string[] = []
   const areas: string[] = []
-  if (o === undefined) return { paths, areas }
+  const scope: Scope = { paths, areas }
 
   function fields(from: Record<string, unknown>, list: readonly string[]): void {
     for (let i = 0; i < list.length; i++) {
@@ -115,15 +119,11 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   function add(v: unknown, kind: string): void {
     // Most fields are absent: passed over before `values` makes an empty list for them.
     if (v === undefined) return
-    if (kind === 'o') {
-      for (let i = 0; Array.isArray(v) && i < v.length && i < 64; i++) {
-        const item = object(v[i])
-        if (item !== undefined) fields(item, SCOPE_FIELDS)
-      }
-      const scope = object(v)
-      if (scope !== undefined) return fields(scope, SCOPE_FIELDS)
-    }
+    const scopeObject = kind === 'o' ? object(v) : undefined
+    if (scopeObject !== undefined) return fields(scopeObject, SCOPE_FIELDS)
     const list: unknown[] = typeof v === 'string' ? splitList(v) : Array.isArray(v) ? v.slice(0, 64) : []
+    // A list's objects are read like a `scope` object first (`kind` `o` only), then its strings.
+    for (let i = 0; kind === 'o' && i < list.length; i++) add(object(list[i]), kind)
     for (let i = 0; i < list.length; i++) {
       const raw = list[i]
       if (typeof raw !== 'string') continue
@@ -142,9 +142,7 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   function addArea(raw: string, nested: boolean): void {
     if (areas.length >= GUARD_LIMITS.areasPerRecord) return
     const a = replaced(cleanValue(raw).replaceAll('\\', '/'), /^\/+|\/+$/g, '')
-    if (a === '' || a.length > GUARD_LIMITS.areaLength || (!nested && a.includes('/'))) return
-    const segments = a.split('/')
-    for (let i = 0; i < segments.length; i++) if (!AREA_SEGMENT.test(segments[i] as string)) return
+    if (a.length > GUARD_LIMITS.areaLength || (!nested && a.includes('/')) || !AREA.test(a)) return
     if (!JOINERS.has(a.toLowerCase()) && !areas.includes(a)) areas.push(a)
   }
 
@@ -157,7 +155,7 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   }
 
   fields(o, RECORD_FIELDS)
-  if (paths.length > 0 || areas.length > 0) return { paths, areas }
+  if (paths.length > 0 || areas.length > 0) return scope
   const title = rawTitle(o)
   if (title !== undefined) {
     const found = markers(title).contents
@@ -166,7 +164,7 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   }
   const body = o['body']
   if (typeof body === 'string') scopeLines(lines(body))
-  return { paths, areas }
+  return scope
 }
 
 /**
@@ -181,10 +179,10 @@ function splitList(s: string): string[] {
   let start = 0
   for (let i = 0; i <= text.length; i++) {
     const ch = text[i] ?? ','
-    if (ch === '{' || ch === '[' || ch === '(') depth++
-    else if ((ch === '}' || ch === ']' || ch === ')') && depth > 0) depth--
+    if ('{[('.includes(ch)) depth++
+    else if ('}])'.includes(ch) && depth > 0) depth--
     // `trim` removes what `\s` matches (white space and line ends), without a regex call per character.
-    else if ((depth === 0 && (ch === ',' || ch === ';' || ch.trim() === '')) || i === text.length) {
+    else if ((depth === 0 && (',;'.includes(ch) || ch.trim() === '')) || i === text.length) {
       const v = cleanValue(replaced(cleanValue(text.slice(start, i)), /[.,;:]+$/, ''))
       if (v !== '' && !JOINERS.has(v.toLowerCase())) out.push(v)
       start = i + 1
@@ -229,14 +227,12 @@ function markers(s: string): { contents: string[]; rest: string } {
   let m: RegExpExecArray | null
   // Most titles: no marker to look for.
   while (s.includes('(') && (m = re.exec(s)) !== null && contents.length < 8) {
-    let depth = 0
-    let end = s.length
-    for (let i = m.index; i < s.length; i++) {
-      if (s[i] === '(') depth++
-      else if (s[i] === ')' && --depth === 0) {
-        end = i + 1
-        break
-      }
+    // Just past the `)` closing the marker's `(`, or the end of `s`.
+    let end = m.index
+    for (let depth = 0; end < s.length; ) {
+      const ch = s[end++]
+      if (ch === '(') depth++
+      else if (ch === ')' && --depth === 0) break
     }
     contents.push(s.slice(re.lastIndex, end).replace(/\)$/, ''))
     rest += s.slice(at, m.index)
@@ -273,8 +269,8 @@ function parseRecords(list: unknown, kind: GuardRecord['kind']): GuardRecord[] {
   const seen = new Set<string>()
   for (let i = 0; Array.isArray(list) && i < list.length && i < GUARD_LIMITS.scannedEntries && out.length < GUARD_LIMITS.records; i++) {
     const raw = list[i]
-    const o = typeof raw === 'string' ? { title: raw } : object(raw)
-    const record = o !== undefined && isSettled(o) ? guardRecordOf(o, kind) : undefined
+    const o = typeof raw === 'string' ? { title: raw } : raw
+    const record = isSettled(o) ? guardRecordOf(o, kind) : undefined
     if (record !== undefined && !seen.has(record.key)) {
       seen.add(record.key)
       out.push(record)
@@ -287,13 +283,13 @@ function guardRecordOf(o: Record<string, unknown>, kind: GuardRecord['kind']): G
   const scope = scopeOf(o)
   if (scope.paths.length === 0 && scope.areas.length === 0) return undefined
   const raw = rawTitle(o)
-  // A title with no marker and one line is its own headline (most are: one test instead of three passes).
-  const headline = raw === undefined ? '' : /[(\r\n]/.test(raw) ? firstLine(lines(markers(raw).rest)) : raw
+  // A title with no marker and one line is its own headline (most are: one test instead of three passes);
+  // none displays as ''.
+  const headline = raw !== undefined && /[(\r\n]/.test(raw) ? firstLine(lines(markers(raw).rest)) : raw
   const title = display(headline, GUARD_LIMITS.titleLength) || `Untitled ${kind}`
   const why = display(o['why'], GUARD_LIMITS.whyLength) || display(o['rationale'], GUARD_LIMITS.whyLength)
   const id = idOf(o['id'])
-  const identity = id !== undefined ? `id:${id}` : `title:${title}`
-  const key = kind === 'decision' ? identity : `non-goal:${identity}`
+  const key = `${kind === 'decision' ? '' : 'non-goal:'}${id !== undefined ? `id:${id}` : `title:${title}`}`
   return why === '' ? { key, kind, title, scope } : { key, kind, title, why, scope }
 }
 
