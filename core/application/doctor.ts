@@ -72,13 +72,14 @@ export function fixFor(answer: HarkAnswer): string {
   return OUTCOMES[answer.outcome][1]
 }
 
-/** `06:12:03 UTC, 40 s ago` (the clock's epoch ms). */
+/** `06:12:03 UTC, 40 s ago` (the clock's epoch ms); `?` for a part that no clock reading gives. */
 function when(at: number, now: number): string {
-  // (No time, or one past what a Date holds, ±8.64e15 ms, gives an invalid Date: `?`.)
+  // (A time past what a Date holds, ±8.64e15 ms, gives an invalid Date; past year 9999 the ISO text's year is
+  // longer, so the time is read after its `T`.)
   const date = new Date(at)
-  const clock = Number.isNaN(date.getTime()) ? '?' : date.toISOString().slice(11, 19)
+  const clock = Number.isNaN(date.getTime()) ? '?' : (/T(\d\d:\d\d:\d\d)/.exec(date.toISOString()) as RegExpExecArray)[1]
   const ago = Math.max(0, Math.round((now - at) / 1000))
-  return `${clock} UTC, ${ago < 120 ? `${ago} s` : `${Math.round(ago / 60)} min`} ago`
+  return `${clock} UTC, ${clock === '?' || !Number.isFinite(now) ? '?' : ago < 120 ? `${ago} s` : `${Math.round(ago / 60)} min`} ago`
 }
 
 /** The report's text. Pure: the same facts give the same screen. */

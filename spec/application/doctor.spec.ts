@@ -110,10 +110,16 @@ describe('renderDoctor and the answers it reads', () => {
   })
 
   test("an answer's time that no clock gives (not a number, or past what a Date holds) reads as ?, and the report is still written", () => {
-    for (const at of [Number.NaN, Infinity, 9e15, -9e15, Number.MAX_VALUE]) {
+    for (const at of [Number.NaN, Infinity, -Infinity, 9e15, -9e15, Number.MAX_VALUE]) {
       const text = renderDoctor({ ...base, answers: [{ tool: 'end_session', outcome: 'ok', status: 200, at }] })
-      expect(text).toMatch(/end_session +ok \(HTTP 200\), \? UTC/)
+      expect(text).toMatch(/end_session +ok \(HTTP 200\), \? UTC, \? ago/)
     }
+    // A time a Date holds past the year 9999 or before 0 still reads as its time of day.
+    for (const [at, clock] of [[3e14, '05:20:00'], [8.64e15, '00:00:00'], [-62198755200000 + 3_723_000, '01:02:03']] as const) {
+      expect(renderDoctor({ ...base, answers: [{ tool: 'end_session', outcome: 'ok', status: 200, at }] })).toContain(`${clock} UTC`)
+    }
+    // A clock that gives no time: how long ago is not known either.
+    expect(renderDoctor({ ...base, now: Number.NaN, answers: [{ tool: 'end_session', outcome: 'ok', status: 200, at: NOW }] })).toMatch(/UTC, \? ago/)
   })
 
   test('a refused write, handoffs waiting and unknown versions are said', () => {
