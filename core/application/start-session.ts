@@ -145,8 +145,8 @@ export class StartSession {
   ) {}
 
   /**
-   * session.start: registers /hark (always), then starts, unless this is the agent view's placeholder,
-   * without waiting for the start: finding the project, loading the conversation and fetching the brief go
+   * session.start: begins the start (unless this is the agent view's placeholder) and registers /hark
+   * (always), without waiting for the start: finding the project, loading the conversation and fetching the brief go
    * on after the hook settles (docs/engine.md, "A $ call outlives its hook"), and every later hook waits
    * for the same start (`ensureStarted`, `StartState.started`), so Claude Code never waits on Hark or the
    * store to start.

@@ -215,13 +215,14 @@ const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
   ],
 ]
 
+/** The readers by the character they start at (a lookup: trying each reader at every start costs 10 to 20 % on 64 KB of settings). */
+const READS = new Map([...':=B-P'].map((c) => [c, READERS.filter(([on]) => on.includes(c))]))
 /**
  * Where `read` looks: a setting's separator, a flag's dashes (not inside a word or a run of dashes), curl's `-u`
  * after white space, a key block's five dashes, `Bearer`, `PuTTY` (each written from its first character, which
  * the engine then looks for). QUIET is the same past a line without a HINT, where only a URL's `://` is read at a
  * `:` or `=`.
  */
-const READS = new Map([...':=B-P'].map((c) => [c, READERS.filter(([on]) => on.includes(c))]))
 const STARTS = /[:=]|--(?<=(?<![\w-])--)|-u(?<=(?<=^|\s)-u)|-----|Bearer|PuTTY/g
 const QUIET = /:\/\/|--(?<=(?<![\w-])--)|-u(?<=(?<=^|\s)-u)|-----|Bearer|PuTTY/g
 /** What a secret name holds one of (isSecretName), and so does `Authorization`: a line without one has no secret setting, flag or header. */
