@@ -123,6 +123,14 @@ const SECRETS: readonly (readonly [string, string, string, string])[] = [
 ]
 
 describe('redaction of secrets (SPEC.md: The handoff)', () => {
+  test('a value in escaped quotes, as JSON or a setting written inside a string has it, goes between its quotes', () => {
+    expect(redactSecrets('API_KEY=\\"hunter2\\"')).toBe('API_KEY=\\"[redacted]\\"')
+    expect(redactSecrets('echo "PASSWORD=\\"s3cret value\\" >> .env"')).toBe('echo "PASSWORD=\\"[redacted]\\" >> .env"')
+    expect(redactSecrets('{\\"user\\": \\"bob\\", \\"token\\" : 1} token: \\"a\\\\nb\\"')).toBe('{\\"user\\": \\"bob\\", \\"token\\" : 1} token: \\"[redacted]\\"')
+    // A name that is not secret keeps its value.
+    expect(redactSecrets('NAME=\\"bob\\"')).toBe('NAME=\\"bob\\"')
+  })
+
   test.each(SECRETS)('%s', (_what, text, secret, kept) => {
     const out = redactSecrets(text)
     expect(out).not.toContain(secret)
@@ -641,6 +649,8 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
     ['labels and schemes', ['Header: X-API-Key: ', 'a: ', 'a=', '--x=api-key=', '"a" = "', 'Authorization: ApiKey ', 'Authorization: Token token="', 'Authorization: X a=b, ', 'API key: `', '?token=', ',a='], 'abc123=,:"` -'],
     // One long line of settings whose names are secret only by a part (was 115 ms at 64 KB).
     ['one long line of settings', ['pw:"x"', 'pass: "x" ', 'auth: "x" ', "pw:'x'", 'pw:`x`', '- pw: `'], 'abc"\'` -'],
+    // Values in escaped quotes, opened and never closed, or closed by a plain quote.
+    ['escaped quotes', ['key=\\"', 'pw:\\"', 'key=\\"x"', 'api_key = \\"\\\\'], 'ab\\"\\ ='],
     ['code fences', ['```\n', '~~~', '> > > ', '1. ```', '```js\nx\n'], '`~> -'],
     ['escapes', ['\u001b[', '\u001b]8;;', '\u001b]8;;http://e\u0007', '\u009b', '\u001b(', '\u202e'], '0123;?:[] \u001b\u0007'],
   ] as const)('the %s pass', (_name, prefixes, body) => {

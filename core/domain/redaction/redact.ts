@@ -12,7 +12,7 @@
  *    - a provider token, where ./tokens' prefilter finds a row's prefix or provider name (./token-table:
  *      prefixes, alphabets, lengths, keywords from gitleaks, secretlint or ours);
  *    - a setting, at a `=`, `:=` or `:`: SETTING reads the name back (through a closing quote or `**`) and the
- *      value forward (quoted, in backticks, a `${{ }}` reference, or a run up to its kind's stop characters); how
+ *      value forward (quoted, in escaped quotes, in backticks, a `${{ }}` reference, or a run up to its kind's stop characters); how
  *      it is written and where it stands make its form (`setting`); `--name value` is read at its dashes;
  *    - the other kinds, one sticky expression each (READERS): an Authorization header's credentials (its scheme
  *      word stays), a URL's password, `Bearer <token>`, curl's `-u user:password`, a PuTTY key, a private key
@@ -165,10 +165,11 @@ const NAME = '-{0,2}[A-Za-z_][\\w.-]*'
  */
 const SETTING = new RegExp(`(?<=(?<![\\w.$-])(?:"(${NAME})"|'(${NAME})'|__(\\w+)(__)(?:\\*\\*)?|(${NAME})(\\*\\*)?)([ \\t]*))(:=|=(?!=)|:(?!//))([ \\t]*)(?:(?<=:[ \\t]*)(?:\\*\\*|__)[ \\t]*)?`, 'y')
 /**
- * A value read whole: quoted; in backticks, taken only when of a token's alphabet (`` `3f2a…` ``, not `` `userId` ``);
- * a GitHub Actions expression, `${{ secrets.X }}` (a reference, kept whole: at most 200 characters inside).
+ * A value read whole: quoted; in escaped quotes, as JSON written inside a string has it (`API_KEY=\"…\"`); in
+ * backticks, taken only when of a token's alphabet (`` `3f2a…` ``, not `` `userId` ``); a GitHub Actions expression,
+ * `${{ secrets.X }}` (a reference, kept whole: at most 200 characters inside).
  */
-const WHOLE = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'|`[\w\-.~+/=]{16,512}`|\$\{\{[^}\n]{0,200}\}\}/y
+const WHOLE = /"(?:[^"\\\n]|\\.)*"|\\"(?:[^"\\\n]|\\[^"\n])*\\"|'[^'\n]*'|`[\w\-.~+/=]{16,512}`|\$\{\{[^}\n]{0,200}\}\}/y
 /** `--name` (at most 64 characters) and the blanks after it, before a value that is not another flag. */
 const FLAG = /(?<![\w-])(--[A-Za-z][\w.-]{0,63})[ \t]+(?!-)/y
 /**
@@ -271,7 +272,7 @@ function scan(s: string): string {
     const first = s[v] as string // (past the text's end: undefined, which no expression or quote reads)
     WHOLE.lastIndex = v
     const whole = WHOLE.test(s)
-    const quote = whole && first !== '$' ? first : ''
+    const quote = !whole || first === '$' ? '' : first === '\\' ? '\\"' : first
     // An opening quote that does not close starts no value.
     const end = whole ? WHOLE.lastIndex : `"'\``.includes(first) ? v : run(set, v)
     const q = quote.length // the quotes stay
