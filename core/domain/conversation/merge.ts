@@ -97,8 +97,9 @@ function newer<T extends { readonly at: number }>(a: T | undefined, b: T | undef
 function unseen(key: string, r: ConversationRecord, cursors: Readonly<Record<string, number>>, seen: Set<string>): Entry[] {
   return r.entries.filter((e) => {
     const id = `${e.from ?? key}#${e.n}`
-    // Taken when pending and new to `seen`: adding it grows the set.
-    return isPending(key, e, cursors) && seen.size < seen.add(id).size
+    if (!isPending(key, e, cursors) || seen.has(id)) return false
+    seen.add(id)
+    return true
   })
 }
 

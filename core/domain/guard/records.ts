@@ -75,7 +75,8 @@ const PATH_CHAR = /[/\\*?.[\]{}]/
  * The folder names an area may stand for, between single slashes: each of letters, marks, digits,
  * `_ - . @ +` and inner spaces, not dots alone.
  */
-const AREA = /^(?!\.+(?:\/|$))[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?(?:\/(?!\.+(?:\/|$))[\p{L}\p{M}\p{N}_\-.@+](?:[\p{L}\p{M}\p{N}_\-.@+ ]*[\p{L}\p{M}\p{N}_\-.@+])?)*$/u
+const AREA_NAME = '(?!\\.+(?:/|$))[\\p{L}\\p{M}\\p{N}_\\-.@+](?:[\\p{L}\\p{M}\\p{N}_\\-.@+ ]*[\\p{L}\\p{M}\\p{N}_\\-.@+])?'
+const AREA = new RegExp(`^${AREA_NAME}(?:/${AREA_NAME})*$`, 'u')
 /** C0/C1 controls, and format characters (bidi overrides, zero-width marks). */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu
 /** Words joining a written list that are never scopes themselves (`scope: billing and payments`). */
