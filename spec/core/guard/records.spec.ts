@@ -1,8 +1,9 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { compileGuard } from '../../../core/domain/guard/compiled-guard'
 import { GUARD_LIMITS } from '../../../core/domain/guard/limits'
 import { guardQuestion, stopReason } from '../../../core/domain/guard/question'
-import { isSettled, parseDecisionEntries, parseNonGoals, scopeOf } from '../../../core/domain/guard/records'
+import { isArea, isSettled, parseDecisionEntries, parseNonGoals, scopeOf } from '../../../core/domain/guard/records'
 import { compile } from './fixtures'
 
 describe('settledness (HARK-API.md: only settled records count)', () => {
@@ -52,6 +53,33 @@ describe('settledness (HARK-API.md: only settled records count)', () => {
 
   test('a non-object is never settled and never throws', () => {
     for (const v of [null, undefined, 'accepted', 3, [], true]) expect(isSettled(v as never)).toBe(false)
+  })
+})
+
+describe('an area\'s folder names (docs/guard.md: letters, marks, digits, _ - . @ + and inner spaces, not dots alone)', () => {
+  /** The rule read name by name, a character at a time: the oracle for the plugin's two expressions. */
+  const oracle = (a: string) =>
+    a.split('/').every((name) => {
+      const chars = [...name]
+      return chars.length > 0 && !chars.every((c) => c === '.') && chars.every((c) => /^[\p{L}\p{M}\p{N}_\-.@+ ]$/u.test(c)) && chars[0] !== ' ' && chars.at(-1) !== ' '
+    })
+  const unit = fc.oneof(
+    fc.constantFrom('a', 'Z', '7', '_', '-', '.', '@', '+', ' ', '/', '\\', '*', '!', '\t', '\u0000', '\u007f'),
+    fc.constantFrom('é', 'e\u0301', '\u0301', '日', '٣', '𝒜', 'ß', '\u00a0', '\u200b', '\ud800', '\udc00', '€'),
+    fc.string({ maxLength: 1, unit: 'binary' }),
+  )
+
+  test('ASCII and other text read by the rule (generated names)', () => {
+    fc.assert(fc.property(fc.array(unit, { maxLength: 24 }).map((parts) => parts.join('')), (a) => {
+      expect(isArea(a)).toBe(oracle(a))
+    }), { numRuns: 20_000 })
+  })
+
+  test.each(['billing', 'billing/api', 'a.b', '@scope', 'billing v2', 'fakturering', 'facturación', '会計', 'e\u0301'])('%s is an area', (a) => {
+    expect(isArea(a)).toBe(true)
+  })
+  test.each(['', '.', '..', 'a/', '/a', 'a//b', ' a', 'a ', 'a/ b', 'a*b', 'a\tb', 'a\\b', '\u0301'.slice(1), 'a\u00a0b', 'a\u200bb'])('%j is not', (a) => {
+    expect(isArea(a)).toBe(false)
   })
 })
 
