@@ -3,7 +3,7 @@
 // definitions they replace.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { ENTROPY_LIMIT, entropy, findTokens, tokenFormats, tokenMatcher } from '../../core/domain/redaction/tokens'
+import { ENTROPY_LIMIT, KEYWORD_WINDOW, entropy, findTokens, tokenFormats, tokenMatcher } from '../../core/domain/redaction/tokens'
 
 describe('entropy', () => {
   test.each([
@@ -72,6 +72,24 @@ describe('a provider named on another line', () => {
     for (const text of [`Set up datadog.\ndatadog ${value}`, `Set up datadog.\nDatadog: ${value}`, `datadog\n\ndatadog ${value}`]) {
       expect(findTokens(text).map((s) => text.slice(s.start, s.end))).toEqual([value])
     }
+  })
+})
+
+describe('a value after a provider\'s name', () => {
+  // Datadog's value: 40 of A-Za-z0-9, holding a digit and a letter (token-table.ts).
+  const found = (text: string) => findTokens(text).map((s) => text.slice(s.start, s.end))
+  test('starting at the window\'s last character, its only digit at its end, is found', () => {
+    const value = `${'a'.repeat(39)}1`
+    expect(found(`datadog${' '.repeat(KEYWORD_WINDOW - 1)}${value}`)).toEqual([value])
+    expect(found(`datadog${' '.repeat(KEYWORD_WINDOW)}${value}`)).toEqual([])
+  })
+  test('a digit past every value\'s reach, or none, leaves the words after the name as they are', () => {
+    for (const text of [`the datadog dashboards ${'x'.repeat(300)} 7`, 'the datadog dashboards show nothing', `datadog ${'a'.repeat(40)} 1`]) expect(found(text)).toEqual([])
+  })
+  test('each name of a repeated one is looked after once: a later value is found', () => {
+    const value = `${'b'.repeat(20)}2${'c'.repeat(19)}`
+    const text = `${'datadog '.repeat(2000)}${value}`
+    expect(found(text)).toEqual([value])
   })
 })
 

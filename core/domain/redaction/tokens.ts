@@ -113,6 +113,8 @@ interface Entry {
   readonly body: Chars
   readonly lead?: Chars
   readonly values: readonly (KeywordFormat['values'][number] & { readonly set: Chars })[]
+  /** How far past a value's start its end may lie: its longest form's length and two. */
+  readonly reach: number
 }
 
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122)
@@ -137,7 +139,7 @@ function compile(): NonNullable<typeof compiled> {
     const { values = [], prefixes, keywords, body = '', lead } = f as Partial<Omit<KeywordFormat, 'kind'> & Omit<PrefixedFormat, 'kind'>>
     for (const keyword of prefixes ?? (keywords as readonly string[])) {
       const key = fold(keyword)
-      ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values: values.map((v) => ({ ...v, set: set(v.body) })), body: set(body), lead: lead && set(lead.body) })
+      ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values: values.map((v) => ({ ...v, set: set(v.body) })), reach: Math.max(0, ...values.map((v) => v.max)) + 2, body: set(body), lead: lead && set(lead.body) })
     }
   }
   // (Which keyword of the alternation matches does not matter, only where one starts; none holds a `|`.)
@@ -154,6 +156,7 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
   const lower = fold(text)
   const run = runs(text)
   const scanned = new Int32Array(rules) // per keyword rule: the characters after a name looked at so far
+  const digit = finder(/\d/g, text)
 
   /** The end of the run of `set` from `q` when its length fits (and, unless `open`, a word ends it), or -1. */
   const fits = (set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number => {
@@ -182,6 +185,8 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
     // Each character after a name is tried once per rule, whatever the number of names before it; a line's end
     // stops the look (the next line's name looks on from there).
     let q = Math.max(at + e.keyword.length, scanned[e.id] as number)
+    // Every value holds a digit: with none within reach, none starts before `limit` (prose's names end here).
+    if (digit(q) >= limit + e.reach) q = limit
     for (scanned[e.id] = limit; q < limit; q++) {
       if (text.charCodeAt(q) === 10) {
         scanned[e.id] = q
