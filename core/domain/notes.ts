@@ -80,11 +80,12 @@ export function capText(text: string, limit: number): string {
   let cut = limit - CUT_MARK.length
   // Two ASCII characters always have a grapheme boundary between them (no CR is left to pair with LF).
   if (cut > 0 && (text.charCodeAt(cut) > 127 || text.charCodeAt(cut - 1) > 127)) {
+    // No surrogate pair is split, with a Segmenter or without one (a runtime built without it); the grapheme
+    // holding the character before the pair ends where the pair starts, or holds the pair too.
+    if (/[\ud800-\udbff][\udc00-\udfff]/.test(text.slice(cut - 1, cut + 1))) cut--
     graphemes ??= typeof globalThis.Intl?.Segmenter === 'function' ? new Intl.Segmenter('en', { granularity: 'grapheme' }) : null
     const g = graphemes?.segment(text).containing(cut - 1)
-    if (g !== undefined && g.index + g.segment.length > cut) cut = g.index
-    // Without a Segmenter (a runtime built without it), at least no surrogate pair is split.
-    else if (graphemes === null && /[\ud800-\udbff]/.test(text[cut - 1] ?? '')) cut -= 1
+    if (g && g.index + g.segment.length > cut) cut = g.index
   }
   // A marker holds no `[` but its first: only the last `[` before the cut can open one the cut would split (none
   // before it means the text does not start with `[`, so `startsWith` at -1, read as 0, finds no marker).
