@@ -133,7 +133,7 @@ function clip(text: string, max: number): string {
   let open = '' // the quote a quoted value opened, until it closes (`\"` doesn't close `"`)
   for (let i = 0; i <= max; i++) {
     const c = text[i] as string
-    const quote = c === '"' || c === "'"
+    const quote = /["']/.test(c)
     if (open === '') {
       // (A quote, a space or a tab, or white space past ASCII: not a line end, none is left before `max`.)
       if (/["' \t]|(?=[^\0-~])\s/.test(c)) cut = i

@@ -150,10 +150,10 @@ function looksLikeCredential(value: string): boolean {
 
 /** What ends an unquoted value, per kind of setting (docs/handoff.md, Secret settings): white space, and these. */
 const VALUE = {
-  eq: chars(`^\\s'"\`;&<>`, true),
-  colon: chars(`^\\s'"\`,;{}[\\]`, true),
-  nested: chars(`^\\s'"\`,;&<>{}[\\]()#`, true),
-  flag: chars(`^\\s'"\`;&|<>`, true),
+  eq: chars(`^\\s'"\`;&<>`),
+  colon: chars(`^\\s'"\`,;{}[\\]`),
+  nested: chars(`^\\s'"\`,;&<>{}[\\]()#`),
+  flag: chars(`^\\s'"\`;&|<>`),
 }
 const NAME = '-{0,2}[A-Za-z_][\\w.-]*'
 /**

@@ -37,10 +37,13 @@ export interface Chars {
   readonly has: Uint8Array
 }
 let sets = 0
-/** The characters of a regular expression class (`A-Za-z0-9_-`, `^\s;&`), and any others when `other`. */
-export const chars = (cls: string, other = false): Chars => {
+/**
+ * The characters of a regular expression class (`A-Za-z0-9_-`, `^\s;&`); past ASCII, those `é` stands for (a class
+ * names no character past ASCII but white space: a token's alphabet holds none, a value's stop characters all).
+ */
+export const chars = (cls: string): Chars => {
   const re = new RegExp(`[${cls}]`)
-  return { id: sets++, has: new Uint8Array(129).map((_, c) => Number(c < 128 ? re.test(String.fromCharCode(c)) : other)) }
+  return { id: sets++, has: new Uint8Array(129).map((_, c) => Number(re.test(c < 128 ? String.fromCharCode(c) : 'é'))) }
 }
 
 /**
@@ -96,8 +99,8 @@ export function entropy(text: string, start: number, end: number): number {
   const n = Math.max(0, Math.min(end, start + ENTROPY_LIMIT, text.length) - start)
   let h = 0
   for (let i = start; i < start + n; i++) (COUNTS[Math.min(text.charCodeAt(i), 127)] as number)++
-  // Each character's count is taken once, then cleared for the next call.
-  for (let i = start, c = 0, k = 0; i < start + n; i++) if ((k = COUNTS[(c = Math.min(text.charCodeAt(i), 127))] as number) > 0) (h -= (k / n) * Math.log2(k / n)), (COUNTS[c] = 0)
+  for (let c = 0, k = 0; c < 128; c++) if ((k = COUNTS[c] as number) > 0) h -= (k / n) * Math.log2(k / n)
+  COUNTS.fill(0)
   // To nine decimals, so a window whose entropy is exactly a threshold (3 bits) reads as 3, not 2.9999999999999996.
   return Math.round(h * 1e9) / 1e9
 }
@@ -210,7 +213,7 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
   const at = (p: number): TokenSpan | undefined => {
     const c = text.charCodeAt(p)
     const before = text.charCodeAt(p - 1)
-    const rows = p + 1 >= lower.length || (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) ? undefined : entries[pair(lower, p)]
+    const rows = (isAlnum(c) && isAlnum(before) && before > 57 && !(c <= 90 && before >= 97)) ? undefined : entries[pair(lower, p)]
     for (const e of rows ?? []) {
       const span = lower.startsWith(e.key, p) && (e.f.kind === 'keyword' ? keyword(e, p) : prefixed(e, e.f, p))
       if (span) return span
