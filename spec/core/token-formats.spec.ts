@@ -133,6 +133,25 @@ describe('the token table, read from its string of rows', () => {
     expect(words.filter((w) => typeof w !== 'string' || alphabets.has(w))).toEqual([])
   })
 
+  // A row's fields are named: a misspelt one would be read as absent (an entropy threshold or an allowlist off).
+  test('every field of a row is one its kind has, and the ones it needs are there', () => {
+    const misfits = (what: string, o: object, allowed: string[], needed: string[]) => {
+      const keys = Object.keys(o)
+      return [...keys.filter((k) => !allowed.includes(k)).map((k) => `${what}: unknown ${k}`), ...needed.filter((k) => !keys.includes(k)).map((k) => `${what}: no ${k}`)]
+    }
+    const prefixed = ['kind', 'provider', 'source', 'prefixes', 'body', 'min', 'max']
+    const keyword = ['kind', 'provider', 'source', 'keywords', 'values']
+    const value = ['body', 'min', 'max']
+    const found = formats.flatMap((f) =>
+      f.kind === 'prefixed'
+        ? [...misfits(f.provider, f, [...prefixed, 'anyCase', 'open', 'keep', 'shape', 'entropy', 'allow', 'lead'], prefixed), ...(f.lead ? misfits(`${f.provider} lead`, f.lead, ['n', 'body'], ['n', 'body']) : [])]
+        : f.kind === 'keyword'
+          ? [...misfits(f.provider, f, keyword, keyword), ...f.values.flatMap((v) => misfits(`${f.provider} value`, v, [...value, 'shape'], value))]
+          : [`${(f as { provider: string }).provider}: kind ${(f as { kind: unknown }).kind}`],
+    )
+    expect(found).toEqual([])
+  })
+
   test('no two rows share a provider', () => {
     expect(new Set(formats.map((f) => f.provider)).size).toBe(formats.length)
   })
