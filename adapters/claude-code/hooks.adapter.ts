@@ -67,10 +67,10 @@ export async function onPromptSubmit(app: Application, $: EngineInterface, e: Pr
     await uc.start.forPrompt()
     await uc.prompt.run()
     const owed = uc.start.takeOwedBrief()
-    return owed === undefined ? undefined : uc.context.briefForFirstTask(owed)
+    return owed && uc.context.briefForFirstTask(owed)
   })
   // The prompt is never changed: the brief goes beside it, as context the person does not see.
-  return brief === undefined ? next(e) : next({ ...e, context: [...(e.context ?? []), brief] })
+  return next(brief ? { ...e, context: [...(e.context ?? []), brief] } : e)
 }
 
 export async function onCompact(app: Application, $: EngineInterface, e: SessionCompactInput, next: Next<'session.compact'>) {
@@ -162,7 +162,7 @@ function bashReport(e: ToolCallInput, result: ToolCallResult): BashReport | unde
 export async function onBash<E extends ToolCallInput>(app: Application, $: EngineInterface, e: E, next: ToolNext<E>): Promise<ToolCallResult> {
   const result = await next(e)
   const report = bashReport(e, result)
-  if (report !== undefined) await hookCall(app, $, 'tool.call')((uc) => uc.work.bash(report), true)
+  if (report) await hookCall(app, $, 'tool.call')((uc) => uc.work.bash(report), true)
   return result
 }
 
@@ -217,7 +217,7 @@ export function exitWindow(next: Next<'session.end'>): ExitWindow {
 export async function onHarkCommand(app: Application, $: EngineInterface, e: CommandRunInput) {
   const text = await hookCall(app, $, 'command.run')(async (uc) => {
     const unknown = uc.command.unknown(e.args)
-    if (unknown !== undefined) return unknown
+    if (unknown) return unknown
     // `/hark doctor` and `/hark preview` only look: a start that is under way is waited for, none begun.
     if (uc.command.startsPlugin(e.args)) await uc.start.forPerson()
     else await uc.start.waitForStart()

@@ -52,9 +52,9 @@ export class BriefService {
       const brief = await cached
       const now = await this.clock.now()
       const view = this.conversation.view
-      const reused = view !== undefined && brief !== undefined && canReuseBrief(view, brief, now) ? briefFromText(brief.text) : undefined
+      const reused = view && brief && canReuseBrief(view, brief, now) ? briefFromText(brief.text) : undefined
       // SPEC.md, the reuse rule: another process's fresh brief, from the store, kept without calling Hark.
-      if (reused === undefined) await this.fetch('at session start')
+      if (!reused) await this.fetch('at session start')
       else {
         this.state.got(reused)
         this.showStatus()
@@ -84,7 +84,7 @@ export class BriefService {
   async fetch(why: string): Promise<HarkResult<Brief>> {
     const { state, start } = this
     const project = start.project
-    if (project === undefined) return { ok: false, kind: 'refused', detail: 'no project' }
+    if (!project) return { ok: false, kind: 'refused', detail: 'no project' }
     const now = await this.clock.now()
     const before = state.askedAt
     state.requested(now)
@@ -128,9 +128,9 @@ export class BriefService {
  */
 export function showStatusLine(start: StartReads, conversation: ConversationReads, settings: Settings, state: BriefReads, host: Host): void {
   const project = start.project
-  if (project === undefined) return
+  if (!project) return
   const { venture } = project
-  const kind = settings.accessKey === undefined ? 'no-key' : state.keyRefused ? 'key-refused' : !state.online && state.brief === undefined ? 'offline' : 'online'
+  const kind = !settings.accessKey ? 'no-key' : state.keyRefused ? 'key-refused' : !state.online && !state.brief ? 'offline' : 'online'
   const status = conversation.view?.status ?? conversation.record?.status
   host.status(statusLine(kind === 'online' ? { kind, venture, state: status?.state ?? 'Open', needYou: status?.needYou ?? 0 } : { kind, venture }))
 }

@@ -21,15 +21,15 @@ export class Compact {
 
   /** As the compaction starts: the brief fetch, to await once the compaction settled. */
   begin(): Promise<unknown> {
-    if (this.start.activeProject === undefined) return Promise.resolve()
+    if (!this.start.activeProject) return Promise.resolve()
     return this.briefs.fetch('for the compaction')
   }
 
   /** Once the compaction settled: `compacted` is false when it was skipped. */
   async end(compacted: boolean): Promise<void> {
-    if (this.start.activeProject === undefined || !compacted) return
+    if (!this.start.activeProject || !compacted) return
     this.guard.compacted()
-    if (this.briefs.brief === undefined) return
+    if (!this.briefs.brief) return
     // Strictly after the last recap given, so a compaction in the same millisecond still asks for one.
     await this.store.save((record, { now, view }) => ({ ...record, recapAt: Math.max(now, view.recapDoneAt + 1) }))
     this.host.refreshContext()

@@ -90,7 +90,7 @@ export function renderDoctor(f: DoctorFacts): string {
   return [
     'Hark doctor (from what this session already knows; it sends nothing)',
     '',
-    ...(project !== undefined
+    ...(project
       ? [`Project file: ${project.file} (project ${project.venture})`]
       : f.idleReason === 'unplaced-folder'
         ? ['Project file: none looked for: the session runs in a network share or a device path, which the plugin does not read.']
@@ -141,9 +141,9 @@ export class Doctor {
     const { project, activeProject } = this.start
     const [now, looked, storeFacts, waiting, pluginVersion, engineVersion] = await Promise.all([
       this.clock.now(),
-      project === undefined ? this.places() : [],
+      project ? [] : this.places(),
       this.storeFacts(),
-      activeProject === undefined ? 0 : this.delivery.waiting(activeProject.venture).catch(() => 0),
+      activeProject ? this.delivery.waiting(activeProject.venture).catch(() => 0) : 0,
       quiet(this.session.pluginVersion()),
       quiet(this.session.engineVersion()),
     ])

@@ -78,7 +78,7 @@ export class HandOff {
     const pending = await this.pending(budget, ahead)
     if (pending.kind !== 'pending') {
       // Claimed ahead for work that is gone: the claim goes, so it holds up no other process's handoff.
-      if (ahead?.claim !== undefined) await this.bounded(budget, () => this.claims.release(ahead, budget))
+      if (ahead?.claim) await this.bounded(budget, () => this.claims.release(ahead, budget))
       return pending
     }
     const claim = await this.claims.claim(pending.view.segment, ahead, budget, pending.at)
@@ -121,7 +121,7 @@ export class HandOff {
     const project = this.start.activeProject
     const c = this.conversation
     const recordKey = c.open?.recordKey
-    if (project === undefined || recordKey === undefined) return { kind: 'idle' }
+    if (!project || !recordKey) return { kind: 'idle' }
     // A moved conversation is handed off by the background process, which reads the store: all of it but
     // what this process's store refused to take, which this process hands off itself (SPEC.md, Limits).
     if (c.moved && !c.refused) return { kind: 'moved' }
@@ -137,9 +137,9 @@ export class HandOff {
     }
     // The view as it is now: a change recorded since the read is merged into it.
     const view = c.view
-    if (view === undefined || c.record === undefined) return { kind: 'idle' }
+    if (!view || !c.record) return { kind: 'idle' }
     const tool = this.claims.toolFor(view)
-    if (tool === undefined) return { kind: 'nothing' }
+    if (!tool) return { kind: 'nothing' }
     return { kind: 'pending', tool, project, recordKey, view, at, others }
   }
 
@@ -161,7 +161,7 @@ export class HandOff {
    */
   private async markOwn({ recordKey, view }: Pending, budget: ExitBudget): Promise<{ readonly work: Work; readonly notes?: string | undefined }> {
     const current = this.conversation.record
-    let own: { readonly work: Work; readonly notes?: string | undefined } = current === undefined ? { work: view.work } : ownWork(current, recordKey)
+    let own: { readonly work: Work; readonly notes?: string | undefined } = current ? ownWork(current, recordKey) : { work: view.work }
     await this.bounded(budget, () =>
       this.records.save((r, { view: latest, now }) => {
         // With the cursors the read found: work another process handed off is not this one's to send again.

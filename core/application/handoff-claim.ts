@@ -66,7 +66,7 @@ export class HandoffClaim {
    * its own). Never rejects.
    */
   async claimAhead(): Promise<void> {
-    if (this.start.activeProject === undefined || this.conversation.open === undefined) return
+    if (!this.start.activeProject || !this.conversation.open) return
     if (this.conversation.moved || this.conversation.refused) return
     this.ahead.abandoned = false
     await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => (this.ahead.preparing = quiet(this.prepare())))
@@ -81,16 +81,16 @@ export class HandoffClaim {
     // The claim goes with what this process knows (its own work, the segment as last read) while the
     // other records are read: SPEC's rule is on the claims alone, and the mark covers what the read finds.
     const known = this.conversation.view
-    const claiming = known !== undefined && this.toolFor(known) !== undefined && !this.ahead.abandoned ? this.claims.claim(known.segment, options, true) : undefined
+    const claiming = known && this.toolFor(known) && !this.ahead.abandoned ? this.claims.claim(known.segment, options, true) : undefined
     const [read, claim] = await Promise.all([within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => this.records.refreshForHandoff(options)), claiming])
     const view = this.conversation.view
     // A store too slow to read in time, or a segment another process closed meanwhile: session.end reads
     // and claims for itself, and a claim for a closed segment goes.
-    if (!read.done || view === undefined || (claim !== undefined && view.segment !== known?.segment)) {
-      if (claim?.key !== undefined) await this.claims.release(claim.key, options)
+    if (!read.done || !view || (claim && view.segment !== known?.segment)) {
+      if (claim?.key) await this.claims.release(claim.key, options)
       return undefined
     }
-    return { at, segment: view.segment, others: read.value, ...(claim !== undefined && { claim }) }
+    return { at, segment: view.segment, others: read.value, ...(claim && { claim }) }
   }
 
   /**
@@ -106,7 +106,7 @@ export class HandoffClaim {
       this.records.dropReadAhead()
       return undefined
     }
-    if (preparing === undefined) return undefined
+    if (!preparing) return undefined
     const taken = await within(this.clock, () => budget.reserve(), () => preparing)
     if (taken.done) return taken.value
     this.ahead.abandoned = true
@@ -129,12 +129,12 @@ export class HandoffClaim {
    */
   async claim(segment: number, ahead: Ahead | undefined, budget: ExitBudget, at: number): Promise<Pick<Claim, 'won' | 'refused'>> {
     if (this.conversation.refused) return { won: false, refused: true }
-    if (ahead?.claim !== undefined && ahead.segment === segment) return ahead.claim
+    if (ahead?.claim && ahead.segment === segment) return ahead.claim
     return this.claims.claim(segment, { ...budget.store, at })
   }
 
   /** Removes the claim made ahead (the work it was for is gone). */
   async release(ahead: Ahead | undefined, budget: ExitBudget): Promise<void> {
-    if (ahead?.claim?.key !== undefined) await this.claims.release(ahead.claim.key, budget.store)
+    if (ahead?.claim?.key) await this.claims.release(ahead.claim.key, budget.store)
   }
 }

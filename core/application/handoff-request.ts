@@ -45,7 +45,7 @@ export class HandoffRequest {
   /** `end_session`'s arguments for this work: one spelling per file, then the payload builder (core/domain/handoff.ts). */
   payloadFor(venture: Venture, recorded: Work, notes: string | undefined): Prepared {
     const rules = this.paths.place?.rules
-    const work = rules === undefined ? recorded : oneSpellingPerFile(recorded, (path) => pathKey(path, rules))
+    const work = rules ? oneSpellingPerFile(recorded, (path) => pathKey(path, rules)) : recorded
     return { work, payload: buildHandoff(venture, work, notes, this.settings.accessKey) }
   }
 

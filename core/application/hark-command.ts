@@ -84,13 +84,13 @@ export class HarkCommand {
     const sub = subcommand(args)
     const { phase, activeProject: project } = this.start
     const unknown = this.unknown(args)
-    if (unknown !== undefined) return unknown
+    if (unknown) return unknown
     if (sub === 'doctor') return this.doctor.report()
     if (sub === 'preview' && (phase === 'unstarted' || phase === 'placeholder')) {
       return 'Nothing to hand off: the plugin has not started in this conversation yet (it starts with the first prompt), so nothing would be sent. Nothing has been sent or stored.'
     }
-    if (sub === 'help') return project === undefined ? `${USAGE}\n${SETUP_HELP}` : USAGE
-    if (project === undefined) return this.setupText()
+    if (sub === 'help') return project ? USAGE : `${USAGE}\n${SETUP_HELP}`
+    if (!project) return this.setupText()
     if (sub === 'handoff') {
       const outcome = await this.handOff.run()
       if (outcome.kind === 'sent') this.briefs.showStatus()
@@ -106,7 +106,7 @@ export class HarkCommand {
     if (idleReason === 'unplaced-folder') {
       return 'This session runs in a network share or a device path, which the plugin does not read, so nothing is sent. Open the project through a drive letter (map the share) to use Hark.'
     }
-    return idleReason === 'no-key' && project !== undefined
+    return idleReason === 'no-key' && project
       ? `Hark project ${project.venture} (from ${project.file}), but no access key is set, so nothing is sent.\n${KEY_HELP}`
       : `No Hark project file (.hark/project or .hark) was found in this folder or its parents, so nothing is sent.\n${PROJECT_HELP}`
   }
@@ -119,12 +119,12 @@ export class HarkCommand {
   private async brief(venture: Venture): Promise<string> {
     const result = await this.briefs.fetch('for /hark brief')
     const active = this.start.activeProject
-    const n = active === undefined ? 0 : await this.delivery.waiting(active.venture)
+    const n = active ? await this.delivery.waiting(active.venture) : 0
     const waiting = n === 0 ? '' : `\n\n${counted(n, 'handoff')} of earlier sessions could not reach Hark and wait${n === 1 ? 's' : ''} on this machine; the next session start sends ${n === 1 ? 'it' : 'them'}.`
     if (result.ok) return `Hark brief for ${venture}:\n\n${renderBriefText(result.value)}${waiting}`
     const last = this.briefs.brief
     const failed = `Could not fetch the brief for ${venture} (${result.detail}).${keyHelp(result.kind)}${waiting}`
-    return last === undefined ? failed : `${failed}\nThe last brief this session has:\n\n${renderBriefText(last)}`
+    return last ? `${failed}\nThe last brief this session has:\n\n${renderBriefText(last)}` : failed
   }
 
   private async needs(venture: Venture): Promise<string> {
@@ -143,7 +143,7 @@ export class HarkCommand {
   /** SPEC.md: prints the link (asking get_venture once when the file holds a code); starts no program. */
   private async open(): Promise<string> {
     const project = this.start.project
-    if (project === undefined) return STUDIO_URL
+    if (!project) return STUDIO_URL
     let id = project.id ?? this.link.idOf(project.venture)
     if (id === undefined && !isProjectId(project.venture)) {
       const result = await this.hark.getVenture(project.venture)

@@ -85,12 +85,12 @@ export class ProjectPaths {
    */
   async relative(filePath: string): Promise<string | undefined> {
     const place = this.state.place
-    if (place === undefined) return undefined
+    if (!place) return undefined
     // An absolute path (what the engine's edit tools give) is placed without the session folder: asking
     // for it is a round trip to the engine, which every edit would wait for.
     const target =
       placePath(filePath, '', place.rules) ?? placePath(filePath, await this.session.cwd().catch(() => formatPath(place.root)), place.rules)
-    if (target === undefined) return undefined
+    if (!target) return undefined
     const path = inside(place, target) ?? (await this.throughLinks(place, target))
     return path === undefined ? undefined : this.state.spellingOf(path, place.rules)
   }

@@ -32,10 +32,10 @@ export class ProvideContext {
    */
   async briefForFirstTask(owed: OwedBrief = 'brief'): Promise<string | undefined> {
     const project = this.start.activeProject
-    if (project === undefined) return undefined
+    if (!project) return undefined
     await this.briefs.firstBrief()
     const brief = this.briefs.brief
-    return brief === undefined || (owed === 'fetched' && this.briefs.askedAt === 0) ? undefined : renderBriefBlock(project.venture, brief)
+    return !brief || (owed === 'fetched' && this.briefs.askedAt === 0) ? undefined : renderBriefBlock(project.venture, brief)
   }
 
   /** The blocks with ours added (or replaced); unchanged when there is nothing to add. */

@@ -83,12 +83,12 @@ export class RecordRepository {
     if (keys === undefined) return undefined
     const mine = keys.filter((k) => parseRecordKey(k)?.conversation === open.key && k !== open.recordKey)
     const values = await this.calls.values(mine, options)
-    if (values === undefined) return undefined
+    if (!values) return undefined
     const out = new Map<string, ConversationRecord>()
     let damaged = false
     mine.forEach((key, i) => {
       const record = sanitizeRecord(values[i])
-      if (record !== undefined) out.set(key, record)
+      if (record) out.set(key, record)
       else damaged ||= values[i] !== undefined
     })
     if (damaged && this.calls.firstDamage()) {
@@ -113,8 +113,8 @@ export class RecordRepository {
   refresh(options?: StoreCallOptions): Promise<Others | undefined> {
     return this.saves.queue(async () => {
       const open = this.conversation.open
-      const others = open === undefined ? undefined : await this.read(open, options)
-      if (others !== undefined) this.see(others)
+      const others = open && (await this.read(open, options))
+      if (others) this.see(others)
       return others
     })
   }
@@ -122,7 +122,7 @@ export class RecordRepository {
   /** Merges `others` (as a read found them) with this process's record as it is now into the view. */
   see(others: Others): void {
     const { open, record } = this.conversation
-    if (open !== undefined && record !== undefined) this.keep(open.recordKey, record, others)
+    if (open && record) this.keep(open.recordKey, record, others)
   }
 
   /**
@@ -132,7 +132,7 @@ export class RecordRepository {
    */
   readAhead(options?: StoreCallOptions): void {
     const open = this.conversation.open
-    if (open !== undefined) this.conversation.readAhead = quiet(this.saves.queue(() => this.read(open, options)))
+    if (open) this.conversation.readAhead = quiet(this.saves.queue(() => this.read(open, options)))
   }
 
   /**
@@ -144,7 +144,7 @@ export class RecordRepository {
     const reading = this.conversation.readAhead
     this.dropReadAhead()
     const ahead = await reading
-    if (ahead === undefined) return this.refresh(options)
+    if (!ahead) return this.refresh(options)
     this.see(ahead)
     return ahead
   }
@@ -184,10 +184,10 @@ export class RecordRepository {
   async record(change: RecordChange, at?: number): Promise<void> {
     const c = this.conversation
     const open = c.open
-    if (open === undefined || c.record === undefined) return
+    if (!open || !c.record) return
     const now = at ?? (await this.clock.now())
     const { record, others } = c
-    if (record === undefined) return
+    if (!record) return
     const { recordKey } = open
     let changed: ConversationRecord
     try {
@@ -210,13 +210,13 @@ export class RecordRepository {
   private async saveNow(change: RecordChange, options: SaveOptions, skipUnchanged = false): Promise<boolean> {
     const c = this.conversation
     const open = c.open
-    if (open === undefined || c.record === undefined) return false
+    if (!open || !c.record) return false
     const others = options.over ?? (await this.read(open, options)) ?? new Map<string, ConversationRecord>()
     const { recordKey } = open
     const now = options.at ?? (await this.clock.now())
     // Read after the clock: a change `record` made meanwhile is kept.
     const current = c.record
-    if (current === undefined) return false
+    if (!current) return false
     c.others = others
     const changed = change(current, { others, view: mergeConversation(recordKey, current, others), now, recordKey })
     // What another process's handoff covered leaves this record too (SPEC.md, Who reads it).
@@ -239,7 +239,7 @@ export class RecordRepository {
    */
   async recapGiven(waitMs: number): Promise<void> {
     const view = this.conversation.view
-    if (view === undefined) return
+    if (!view) return
     // Once: given covers the compaction that asked (recapAt), whatever the clock says.
     const done = view.recapAt
     this.conversation.view = { ...view, recapDoneAt: Math.max(view.recapDoneAt, done), recapPending: false }
@@ -255,8 +255,8 @@ export class RecordRepository {
   noteStatus(status: NonNullable<ConversationRecord['status']>): void {
     const c = this.conversation
     const { record, view } = c
-    if (record === undefined) return
+    if (!record) return
     c.record = { ...record, status }
-    if (view !== undefined) c.view = { ...view, status }
+    if (view) c.view = { ...view, status }
   }
 }

@@ -23,7 +23,7 @@ export class RecordWork {
 
   /** After a Bash command ran. */
   async bash(report: BashReport): Promise<void> {
-    if (this.start.activeProject === undefined) return
+    if (!this.start.activeProject) return
     const entries = workFromBash(report, this.settings.accessKey)
     if (entries.length === 0) return
     const session = this.conversation.open?.sessionId
@@ -41,13 +41,13 @@ export class RecordWork {
    */
   async agentHandedOff(): Promise<void> {
     const key = this.conversation.open?.recordKey
-    if (this.start.activeProject === undefined || key === undefined) return
+    if (!this.start.activeProject || key === undefined) return
     await this.store.save((record, { others, view, now }) => markHandedOff(key, record, view, others, now, false))
   }
 
   /** turn.complete: Claude's last complete answer becomes the agent notes, cleaned. */
   async notes(answer: string): Promise<void> {
-    if (this.start.activeProject === undefined || answer.trim() === '') return
+    if (!this.start.activeProject || answer.trim() === '') return
     const text = cleanNotes(answer, this.settings.accessKey)
     if (text.trim() === '') return
     await this.store.record((record, { now }) => setNotes(record, text, now))

@@ -217,12 +217,12 @@ export class StartSession {
   private async start(cwd?: string): Promise<void> {
     const state = this.state
     const place = await this.find.place(cwd)
-    if (place === undefined) return state.moveTo('idle', { reason: 'unplaced-folder' })
+    if (!place) return state.moveTo('idle', { reason: 'unplaced-folder' })
     if (place === 'placeholder') return state.moveTo('placeholder')
     // What the conversation's key needs besides the project is asked while the project file is looked for.
     const launch = this.conversation.launch()
     const project = await this.find.project(place)
-    if (project === undefined) return state.moveTo('idle', { reason: 'no-project' })
+    if (!project) return state.moveTo('idle', { reason: 'no-project' })
     if (!this.find.keySet(project)) {
       state.moveTo('idle', { project, reason: 'no-key' })
       return this.briefs.showStatus()
