@@ -45,7 +45,7 @@ export class Claims {
    */
   async claim(segment: number, options: StoreCallOptions = {}, passOn = false): Promise<Claim> {
     const open = this.conversation.open
-    if (open === undefined) return { key: undefined, won: false, refused: true }
+    if (!open) return { key: undefined, won: false, refused: true }
     const now = options.at ?? (await this.clock.now())
     const key = claimKey(open.key, segment, now, this.entropy.randomHex(8))
     // Noted before it is written: a claim the store takes late is still known.
@@ -72,7 +72,7 @@ export class Claims {
     const written = await this.calls.set(key, true, options)
     // A late write is waited for a while longer (Claude Code gives up on its lock after about 0.7 s), not for ever.
     const late = typeof written === 'object' ? await within(this.clock, LATE_WRITE_MS, () => written.landed) : undefined
-    if (written === 'refused' || (late !== undefined && !(late.done && late.value))) return null
+    if (written === 'refused' || (late && !(late.done && late.value))) return null
     const keys = await this.calls.keys(options)
     return keys === undefined ? null : firstClaim(keys, prefix, now)
   }

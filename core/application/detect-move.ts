@@ -27,14 +27,14 @@ export class DetectMove {
     // Idle or a placeholder: nothing to hand off, nothing to read.
     if (start.phase === 'idle' || start.phase === 'placeholder') return
     // session.end's handoff comes next: the other processes' records are read for it meanwhile.
-    if (start.activeProject !== undefined) this.store.readAhead({ waitMs: STORE_WAIT_EXIT_MS })
+    if (start.activeProject) this.store.readAhead({ waitMs: STORE_WAIT_EXIT_MS })
     // The transcript needs no start: read it first, so a start still going (a slow store) loses nothing.
     const tail = await this.tail(transcriptPath)
     if (tail !== undefined) {
       return conversation.noteMoved(endsWithMove(tail))
     }
     await within(this.clock, STORE_WAIT_EXIT_MS, () => start.started())
-    if (start.activeProject === undefined) return
+    if (!start.activeProject) return
     // Refresh the view (bounded like every store call at exit, and so is its wait in the store's queue),
     // then see who carries the conversation.
     await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => this.store.refresh({ waitMs: STORE_WAIT_EXIT_MS }))

@@ -38,7 +38,7 @@ export class FindProject {
     ])
     if (placeholder) return 'placeholder'
     const rules = pathRules(platform, folder)
-    if (placePath(folder, '/', rules) !== undefined) return { folder, rules }
+    if (placePath(folder, '/', rules)) return { folder, rules }
     this.host.log(`Hark: the session folder ${withoutControls(folder).slice(0, 200)} is a network share or a device path, which the plugin does not read, so nothing is sent. Open the project through a drive letter to use Hark.`)
     return undefined
   }

@@ -32,7 +32,7 @@ export class StorePruning {
   /** Resolves to how many keys were removed. */
   async prune(): Promise<number> {
     const open = this.conversation.open
-    if (open === undefined) return 0
+    if (!open) return 0
     const { key: conversationKey, recordKey } = open
     const keys = await this.calls.keys()
     if (keys === undefined) return 0
