@@ -51,7 +51,7 @@ export function parseBrief(payload: unknown): Brief | undefined {
         ['identity', text(o['identity'], 300)],
         ['phase', text(build['current_phase'], 300)],
         ['summary', text(build['summary'], 2_000)],
-      ].filter(([, t]) => t !== undefined),
+      ].filter(([, t]) => t),
     ),
     decisions: parseItems(o['recent_decisions']),
     nonGoals: Array.isArray(build['non_goals']) ? build['non_goals'].slice(0, 200) : [],
@@ -69,7 +69,7 @@ export function briefFromText(stored: string): Brief | undefined {
   if (t.startsWith('{')) {
     try {
       const parsed = parseBrief(JSON.parse(t))
-      if (parsed !== undefined) return { ...parsed, text: cap(t) }
+      if (parsed) return { ...parsed, text: cap(t) }
     } catch {
       // Not JSON after all: a text brief that starts with a brace.
     }
@@ -123,9 +123,9 @@ function sections(brief: Brief, headings: string): [string, readonly Item[]][] {
  */
 export function renderRecapBlock(venture: string, brief: Brief): string {
   const lines = brief.identity === undefined ? [] : [brief.identity, '']
-  for (const [heading, items] of sections(brief, 'Accepted decisions,Non-goals,Blockers')) lines.push(`${heading}:`, ...(items.length === 0 ? ['- none'] : itemLines(items)))
+  for (const [heading, items] of sections(brief, 'Accepted decisions,Non-goals,Blockers')) lines.push(`${heading}:`, ...(items.length ? itemLines(items) : ['- none']))
   const next = brief.nextUp[0]
-  lines.push(`Next action: ${next === undefined ? 'none recorded' : describeItem(next)}`)
+  lines.push(`Next action: ${next ? describeItem(next) : 'none recorded'}`)
   // No list at all (none of the non-goals as sent either): the brief's own text, shortened.
   if (brief.decisions.length + brief.nonGoals.length + brief.blockers.length + brief.nextUp.length === 0) lines.push('', text(brief.text, 4_000) ?? '')
   return block('hark-recap', venture, cap(lines.join('\n').trimEnd()))
@@ -137,9 +137,9 @@ export function renderRecapBlock(venture: string, brief: Brief): string {
  */
 export function renderBriefText(brief: Brief): string {
   const lines = [brief.identity, brief.phase === undefined ? undefined : `Phase: ${brief.phase}`, brief.summary].filter((l): l is string => l !== undefined)
-  for (const [heading, items] of sections(brief, 'Decisions,Non-goals,Blockers,Next up')) if (items.length > 0) lines.push('', `${heading}:`, ...itemLines(items))
+  for (const [heading, items] of sections(brief, 'Decisions,Non-goals,Blockers,Next up')) if (items.length) lines.push('', `${heading}:`, ...itemLines(items))
   // Nothing of the above, and no non-goals as sent (none of them may read as an item): a brief Hark sent as text.
-  if (lines.length === 0 && brief.nonGoals.length === 0) return brief.text
+  if (!(lines.length || brief.nonGoals.length)) return brief.text
   const n = brief.openCandidates
   lines.push('', `Handoff: ${brief.handoffState}; ${n || 'no'} proposal${n === 1 ? ' waits' : 's wait'} for a person.`)
   return lines.join('\n').trim()

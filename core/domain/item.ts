@@ -55,7 +55,7 @@ export function object(value: unknown): Record<string, unknown> | undefined {
 export function firstText(o: Record<string, unknown>, keys: readonly string[], max = MAX_TEXT): string | undefined {
   for (const key of keys) {
     const t = text(o[key], max)
-    if (t !== undefined) return t
+    if (t) return t
   }
   return undefined
 }
@@ -63,10 +63,10 @@ export function firstText(o: Record<string, unknown>, keys: readonly string[], m
 /** An Item from a string or an object with `title`/`text`/`summary`/`name` and `why`/`rationale`. */
 export function parseItem(value: unknown): Item | undefined {
   const plain = text(value)
-  if (plain !== undefined) return { title: plain }
+  if (plain) return { title: plain }
   const o = object(value) ?? {}
   const title = firstText(o, ['title', 'text', 'summary', 'name'])
-  if (title === undefined) return undefined
+  if (!title) return undefined
   const why = firstText(o, ['why', 'rationale'])
   return { title, ...(why && { why }) }
 }
@@ -77,7 +77,7 @@ export function parseItems(value: unknown, limit = 200): Item[] {
   const out: Item[] = []
   for (const v of list) {
     const item = parseItem(v)
-    if (item !== undefined) out.push(item)
+    if (item) out.push(item)
     if (out.length >= limit) break
   }
   return out
@@ -102,7 +102,7 @@ export function isReasonable(value: unknown): boolean {
   const stack: unknown[] = [value]
   const depths: number[] = [0]
   let seen = 0
-  while (stack.length > 0) {
+  while (stack.length) {
     const v = stack.pop()
     const depth = depths.pop() as number
     if (++seen > MAX_VALUES || depth > MAX_DEPTH) return false

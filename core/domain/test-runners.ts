@@ -67,8 +67,8 @@ function wrapped(args: readonly string[], wrap?: readonly string[], assignments?
     i += valueFlags.includes(a) ? 2 : 1
   }
   const out: [string[], ...string[][]] = [args.slice(i)]
-  const prev = args[i - 1] ?? ''
-  // A flag, not `--x=value`, not known to take a value.
+  const prev = args[i - 1] as string
+  // A flag, not `--x=value`, not known to take a value (none before the first word: "undefined" is no flag).
   if (/^-[^=]+$/.test(prev) && !valueFlags.includes(prev)) out.push(args.slice(i + 1))
   const dashes = args.indexOf('--', i)
   if (dashes >= 0) out.push(args.slice(dashes + 1))
@@ -107,14 +107,14 @@ export function identify(words: readonly string[], depth: number): Found {
 /** `identify` within the bound: every reader's recursion comes back here. */
 function read(words: readonly string[], depth: number): Found {
   if (depth > MAX_DEPTH) return NONE
-  let k = 0
-  while (k < words.length && isAssignment(words[k] as string)) k += 1
+  // The first word that is not `NAME=value`; none, or '' (which names nothing either), is no run.
+  const k = words.findIndex((w) => !isAssignment(w))
   const head = words[k]
-  if (head === undefined) return NONE
+  if (!head) return NONE
   const name = commandName(head)
   const rule = ruleOf(name)
   const args = words.slice(k + 1)
-  if (rule === undefined) return hasMetaFlag(args) ? NONE : testScript(head)
+  if (!rule) return hasMetaFlag(args) ? NONE : testScript(head)
   const kind = rule.is ?? (rule.wrap ? 'wrapper' : 'runner')
   // For a runner and these readers a meta flag (`--version`) anywhere means no run; the others read on.
   if (/^(?:runner|node|python|coverage|nx)$/.test(kind) && hasMetaFlag(args)) return NONE
@@ -122,11 +122,8 @@ function read(words: readonly string[], depth: number): Found {
     // A wrapper (`sudo -u app`, `npx`, `timeout 60`, `bundle exec`): the command it runs, one level deeper.
     case 'wrapper': {
       if (args.some((a) => rule.never?.includes(a))) return NONE
-      let rest = args
-      if (rule.after !== undefined) {
-        if (!rule.after.includes(rest[0] as string)) return NONE
-        rest = rest.slice(rule.skip ?? 1)
-      }
+      if (rule.after?.includes(args[0] as string) === false) return NONE
+      const rest = rule.after ? args.slice(rule.skip ?? 1) : args
       const c = rest.indexOf(rule.inner as string) + 1
       if (c > 0 && rest[c] !== undefined) return { inner: rest[c] }
       // A duration's wrapper (`timeout -k 5 10 …`) runs what follows one of its first DURATIONS numbers.
@@ -171,38 +168,38 @@ function read(words: readonly string[], depth: number): Found {
             ? args.flatMap((a, k) => (/^(?:-t|--targets?)$/.test(a) ? [args[k + 1] ?? ''] : /^--targets?=/.test(a) ? [a.replace(/^--targets?=/, '')] : [])).flatMap((t) => t.split(','))
             : [sub === 'affected:test' ? 'test' : sub]
       const target = targets.find(isTestScriptName)
-      return target === undefined ? NONE : { runner: `nx ${target}` }
+      return target ? { runner: `nx ${target}` } : NONE
     }
     // `poetry run pytest`, `uv run pytest`, `hatch test`, `pdm run test` (a task of its own).
     case 'env': {
       const rest = args[0] === rule.through ? args.slice(1) : args
       const sub = rest[0] ?? ''
-      if (own(rule.sub, sub) !== undefined) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${sub}` }
+      if (own(rule.sub, sub)) return hasMetaFlag(rest) ? NONE : { runner: `${name} ${sub}` }
       if (!(rule.after ?? ['run']).includes(sub)) return NONE
       const candidates = wrapped(rest.slice(1), rule.wrap)
       const f = readAny(candidates, depth)
-      if (f.runner !== undefined || f.inner !== undefined) return f
+      if ((f.runner ?? f.inner) !== undefined) return f
       const task = candidates[0][0] ?? ''
       return isTestScriptName(task) ? { runner: `${name} ${sub} ${task}` } : NONE
     }
     // A runner by its own name, a subcommand or a target.
     default:
-      return runner(rule.as ?? name, rule, rule.drop === undefined ? args : args.filter((a) => !a.startsWith(rule.drop as string)))
+      return runner(rule.as ?? name, rule, rule.drop ? args.filter((a) => !a.startsWith(rule.drop as string)) : args)
   }
 }
 
 /** A runner rule read on `args`: a subcommand, then a target, then the command itself (see Rule). */
 function runner(spelled: string, rule: Rule, args: readonly string[]): Found {
   const list = rule.any ?? rule.first
-  if (rule.sub !== undefined) {
+  if (rule.sub) {
     for (const [sub = '', ...rest] of wrapped(args, rule.wrap)) {
       const next = own(rule.sub, sub)
       if (typeof next === 'string') return { runner: next === '' ? spelled : `${spelled} ${next}` }
-      if (next !== undefined) return runner(next.as ?? `${spelled} ${sub}`, next, rest)
+      if (next) return runner(next.as ?? `${spelled} ${sub}`, next, rest)
     }
-    if (list === undefined) return NONE
+    if (!list) return NONE
   }
-  if (list === undefined) return rule.unless?.includes(args.find((a) => !isFlag(a)) as string) ? NONE : { runner: spelled }
+  if (!list) return rule.unless?.includes(args.find((a) => !isFlag(a)) as string) ? NONE : { runner: spelled }
   // The words that may be targets: not flags, not `NAME=value`, not a flag's value.
   const excluded = args.filter((_, k) => rule.exclude?.includes(args[k - 1] as string))
   const words = args.filter((a, k) => {
@@ -213,7 +210,7 @@ function runner(spelled: string, rule: Rule, args: readonly string[]): Found {
     const w = rule.last ? word.slice(word.lastIndexOf(rule.last) + 1) : word
     for (const entry of list) {
       const m = entry === w || (entry === 'script' && isTestScriptName(w)) ? [w] : entry.startsWith('/') ? new RegExp(entry.slice(1, -1)).exec(w) : null
-      if (m !== null) return { runner: `${spelled} ${m[1] ?? m[0]}` }
+      if (m) return { runner: `${spelled} ${m[1] ?? m[0]}` }
     }
   }
   return NONE
@@ -239,7 +236,7 @@ function packageManager(pm: string, rule: Rule, args: readonly string[], depth: 
       // pnpm, yarn and bun run a package script or a binary by its bare name.
       if (isTestScriptName(sub)) return { runner: `${pm} run ${sub}` }
       const f = read([sub, ...rest], depth + 1)
-      if (f.runner !== undefined) return f
+      if (f.runner) return f
     }
   }
   return NONE
@@ -250,9 +247,10 @@ function python(args: readonly string[], depth: number): Found {
   let i = 0
   while (i < args.length) {
     const a = args[i] as string
-    if (a === '-m' || /^-m./.test(a)) {
+    if (/^-m(?:$|.)/.test(a)) {
       // The module and its arguments (`-m pytest -x`, `-mpytest -x`).
-      const [module = '', ...rest] = a === '-m' ? args.slice(i + 1) : [a.slice(2), ...args.slice(i + 1)]
+      const rest = args.slice(i + 1)
+      const module = a.slice(2) || (rest.shift() ?? '')
       if (module === 'django') return rest[0] === 'test' ? { runner: 'manage.py test' } : NONE
       if (module === 'unittest') return { runner: module }
       // These modules are read as the commands of the same names.

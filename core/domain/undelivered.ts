@@ -39,7 +39,7 @@ export function undeliveredKey(venture: string, recordedAt: number, random: stri
 /** The project and the time of an undelivered handoff's key; undefined for another key. */
 export function parseUndeliveredKey(key: string): { venture: string; recordedAt: number } | undefined {
   const m = UNDELIVERED_KEY.exec(key)
-  return m === null ? undefined : { venture: m[1]!, recordedAt: Number(m[2]) }
+  return m ? { venture: m[1]!, recordedAt: Number(m[2]) } : undefined
 }
 
 /**
@@ -51,7 +51,7 @@ export function sanitizeUndelivered(value: unknown, key: string): Undelivered | 
   const o = object(value) ?? {}
   const q = object(o['payload']) ?? {}
   const id = typeof o['conversationId'] === 'string' ? conversationIdOfText(o['conversationId']) : undefined
-  if (named === undefined || id === undefined || o['recordedAt'] !== named.recordedAt || q['venture'] !== named.venture) return undefined
+  if (!named || !id || o['recordedAt'] !== named.recordedAt || q['venture'] !== named.venture) return undefined
   const text = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).slice(0, MAX_FIELD) : undefined)
   const [did, changed, next, watch] = ['what_i_did', 'what_changed', 'whats_next', 'watch_out_for'].map(text)
   if ([did, changed, next].includes(undefined)) return undefined
