@@ -39,7 +39,7 @@ export function conversationIdOfText(text: string): ConversationId | undefined {
  */
 export function newConversationId(random: string): ConversationId {
   const id = conversationIdOfText(random)
-  if (id === undefined) throw new Error('a new conversation id must be 32 lower-case hex characters')
+  if (!id) throw new Error('a new conversation id must be 32 lower-case hex characters')
   return id
 }
 

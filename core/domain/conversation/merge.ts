@@ -167,7 +167,7 @@ export function absorb(self: ConversationRecord, view: ConversationView, savedAt
     ...self,
     // What the whole conversation knows: its times, and its status and active session when it has them.
     ...pick(view, `${TIMES} status active`),
-    ...(view.conversationId === undefined ? {} : { conversationId: view.conversationId, idSince: view.idSince }),
+    ...(view.conversationId && { conversationId: view.conversationId, idSince: view.idSince }),
     segment: Math.max(self.segment, view.segment),
     savedAt,
     cursors,
@@ -204,7 +204,7 @@ export function markHandedOff(
     // The claim winner's handoff opens the next segment. Claude's own end_session took no claim, so
     // it leaves the segment alone: processes handing off at that moment still claim the same one.
     segment: sent === undefined ? view.segment : Math.max(view.segment, sent.segment) + 1,
-    ...(closeSession ? { closedAt: Math.max(at, view.openedAt + 1) } : {}),
+    ...(closeSession && { closedAt: Math.max(at, view.openedAt + 1) }),
   }
 }
 

@@ -54,7 +54,7 @@ export function planPrune(now: number, values: ReadonlyMap<string, unknown>, sel
     if (key.startsWith(RECORD_PREFIX)) {
       const parsed = parseRecordKey(key)
       const record = sanitizeRecord(value)
-      if (parsed === undefined || record === undefined) remove.push(key)
+      if (!parsed || !record) remove.push(key)
       else if (parsed.conversation === conversation && isIdleRecord(record, now)) {
         // This conversation's: its pending work is folded first, however old.
         fold.push(key)
@@ -62,10 +62,10 @@ export function planPrune(now: number, values: ReadonlyMap<string, unknown>, sel
       } else if (now - record.savedAt > OLD_MS) remove.push(key)
     } else if (key.startsWith(BRIEF_PREFIX)) {
       const brief = sanitizeCachedBrief(value)
-      if (brief === undefined || now - brief.fetchedAt > OLD_MS) remove.push(key)
+      if (!brief || now - brief.fetchedAt > OLD_MS) remove.push(key)
     } else if (key.startsWith(CLAIM_PREFIX)) {
       const claim = parseClaimKey(key)
-      if (claim === undefined || Math.abs(now - claim.time) > OLD_CLAIM_MS) remove.push(key)
+      if (!claim || Math.abs(now - claim.time) > OLD_CLAIM_MS) remove.push(key)
     }
   }
   return { fold, remove }
@@ -80,7 +80,7 @@ export function foldIdle(self: ConversationRecord, keys: readonly string[], othe
   let out = self
   for (const key of keys) {
     const other = others.get(key)
-    if (other !== undefined && isIdleRecord(other, now)) {
+    if (other && isIdleRecord(other, now)) {
       out = fold(out, key, other, view)
       folded.add(key)
     }

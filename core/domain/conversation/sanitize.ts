@@ -39,7 +39,7 @@ function strings(v: unknown, max: number, each: number): string[] {
   const kept = new Set<string>()
   for (const x of list(v).slice(-10 * max).reverse()) {
     const t = str(x, each)
-    if (t !== undefined && kept.size < max) kept.add(t)
+    if (t && kept.size < max) kept.add(t)
   }
   return [...kept].reverse()
 }
@@ -51,7 +51,7 @@ function strings(v: unknown, max: number, each: number): string[] {
 function numbered<K extends string, V>(e: Record<string, unknown>, name: K, value: V | undefined): ({ n: number; at: number; from?: string } & Record<K, V>) | undefined {
   const n = num(e['n'])
   const from = e['from']
-  if (value === undefined || n === 0 || (from !== undefined && !(typeof from === 'string' && parseRecordKey(from)))) return undefined
+  if (!value || n === 0 || (from !== undefined && !(typeof from === 'string' && parseRecordKey(from)))) return undefined
   return { n, at: num(e['at']), [name]: value, ...(from === undefined ? {} : { from }) } as { n: number; at: number } & Record<K, V>
 }
 
@@ -62,9 +62,9 @@ function workEntry(v: unknown): WorkEntry | undefined {
   const { kind, path, sha, subject, runner, result, url } = object(v) ?? {}
   if (kind === 'file') return typeof path === 'string' && isProjectRelative(path) ? { kind, path } : undefined
   if (kind === 'commit') return typeof sha === 'string' && /^[0-9a-f]{4,64}$/.test(sha) ? { kind, sha, subject: typeof subject === 'string' ? subject.slice(0, 300) : '' } : undefined
-  if (kind === 'test') return str(runner, 100) !== undefined && RESULTS.includes(result) ? { kind, runner: runner as string, result: result as TestResult } : undefined
+  if (kind === 'test') return str(runner, 100) && RESULTS.includes(result) ? { kind, runner: runner as string, result: result as TestResult } : undefined
   const link = kind === 'link' ? pullRequestUrl(url) : undefined
-  return link === undefined ? undefined : { kind: 'link', url: link }
+  return link ? { kind: 'link', url: link } : undefined
 }
 
 /**
@@ -74,7 +74,7 @@ function workEntry(v: unknown): WorkEntry | undefined {
 export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
   const o = object(value) ?? {}
   const conversationId = conversationIdOfText(str(o['conversationId'], 32) ?? '')
-  if (conversationId === undefined) return undefined
+  if (!conversationId) return undefined
   const entries = list(o['entries'])
     .slice(-MAX_ENTRIES)
     .flatMap((raw) => {
@@ -85,7 +85,7 @@ export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
   const notes = numbered(rawNotes, 'text', str(rawNotes['text'], MAX_NOTES))
   // The record's own numbering covers its own entries and notes, never a folded copy's.
   let seq = num(o['seq'])
-  for (const x of [...entries, notes]) if (x && x.from === undefined) seq = Math.max(seq, x.n)
+  for (const x of [...entries, notes]) if (x && !x.from) seq = Math.max(seq, x.n)
   const cursors: Record<string, number> = {}
   for (const [k, v] of Object.entries(object(o['cursors']) ?? {}).slice(0, MAX_CURSORS)) if (parseRecordKey(k) && num(v)) cursors[k] = num(v)
   const status = object(o['status']) ?? {}
@@ -98,12 +98,12 @@ export function sanitizeRecord(value: unknown): ConversationRecord | undefined {
     seq,
     entries,
     cursors,
-    ...(notes === undefined ? {} : { notes }),
+    ...(notes && { notes }),
     allowed: strings(o['allowed'], MAX_ALLOWED, 300),
     ...numbers(o, 'briefAt recapAt recapDoneAt openedAt closedAt'),
-    ...(state === undefined ? {} : { status: { state, needYou: Math.min(num(status['needYou']), 9_999), at: num(status['at']) } }),
+    ...(state && { status: { state, needYou: Math.min(num(status['needYou']), 9_999), at: num(status['at']) } }),
     sessions: strings(o['sessions'], MAX_SESSIONS, 200),
-    ...(session === undefined ? {} : { active: { session, at: num(active['at']) } }),
+    ...(session && { active: { session, at: num(active['at']) } }),
   }
 }
 
