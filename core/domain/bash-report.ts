@@ -64,7 +64,7 @@ export function workFromBash(report: BashReport, accessKey?: string): WorkEntry[
     }
 
     const url = pullRequestUrl(report.pullRequestUrl, accessKey)
-    if (url !== undefined) out.push({ kind: 'link', url })
+    if (url) out.push({ kind: 'link', url })
     return out
   } catch {
     return []
@@ -81,7 +81,7 @@ export function commitLine(stdout: unknown, sha: string): { abbrev: string; subj
   if (typeof stdout !== 'string') return undefined
   const text = stdout.slice(0, MAX_STDOUT).replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\r/g, '')
   const m = [...text.matchAll(/^\[[^\]\n]*?[ \t]([0-9a-f]{4,64})\][ \t]?([^\n]*)$/gm)].findLast(([, abbrev = '']) => sha.startsWith(abbrev) || abbrev.startsWith(sha))
-  if (m === undefined) return undefined
+  if (!m) return undefined
   // One hash is the start of the other: the first characters of either are the same.
   const abbrev = m[1] as string
   return { abbrev: abbrev.slice(0, Math.min(sha.length, abbrev.length > MAX_SHORT_SHA ? DEFAULT_SHORT_SHA : MAX_SHORT_SHA)), subject: m[2] as string }
@@ -121,7 +121,8 @@ export function messageOf(command: string): string | undefined {
 function firstMessage(args: readonly string[]): string | undefined {
   for (const [i, a] of args.entries()) {
     const m = /^(?:(--|-[FCc]|--file|--file=[^]*)|--message|-[a-zA-Z]*m|(?:--message=|-m(?=.))([^]*))$/.exec(a)
-    if (m !== null) return m[1] === undefined ? (m[2] ?? args[i + 1]) : undefined
+    // Group 1 (a message from elsewhere) is never empty.
+    if (m) return m[1] ? undefined : (m[2] ?? args[i + 1])
   }
   return undefined
 }
@@ -136,7 +137,7 @@ export function pullRequestUrl(value: unknown, accessKey?: string): string | und
   if (url.length > MAX_URL) return undefined
   // The scheme and host (each label 1 to 63 letters, digits or inner hyphens), the port, the path.
   const m = /^(https?:\/\/[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)(:\d{1,5})?(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)?(?:[?#]\S*)?$/i.exec(url)
-  if (m === null) return undefined
+  if (!m) return undefined
   const clean = (m[1] as string).toLowerCase() + m.slice(2).join('')
   return redactSecrets(clean, accessKey) === clean ? clean : undefined
 }

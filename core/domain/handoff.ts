@@ -72,7 +72,7 @@ export function buildHandoff(venture: Venture, work: Work, notes?: string, acces
 function whatIDid(w: SaneWork, notes: string): string {
   return [
     countsSentence(w.files.length, w.commits.length, w.tests.length),
-    w.tests.length > 0 && ['Test runs:', ...capped(w.tests.map(runLine), MAX_RUN_LINES, 'more test run')].join('\n'),
+    w.tests.length && ['Test runs:', ...capped(w.tests.map(runLine), MAX_RUN_LINES, 'more test run')].join('\n'),
     notes && `Agent notes:\n${notes}`,
   ]
     .filter(Boolean)
@@ -124,7 +124,7 @@ function whatsNext(w: SaneWork, notes: string): string {
       [`Review this session's changes in ${shas.length === 1 ? 'commit' : 'commits'}`, shas, 'commit'],
       ['Rerun the test runs whose result is unknown:', byState('unknown'), 'runner'],
     ] as const
-  ).find((row) => row[1].length > 0) ?? ['Nothing is left to pick up from this session: its test runs passed.']
+  ).find((row) => row[1].length) ?? ['Nothing is left to pick up from this session: its test runs passed.']
   return nextStepsOf(notes) ?? (items ? `${opening} ${named(items, `more ${more}`)}.` : opening)
 }
 
@@ -137,9 +137,9 @@ function watchOutFor(tests: readonly Run[]): { watch_out_for?: string } {
       ['Failing test runs', byState('failing', described)],
       ['Failed earlier in the session, then passed', byState('recovered', described)],
     ] as const
-  ).flatMap(([opening, runners]) => (runners.length > 0 ? `${opening}: ${runners.join(', ')}.` : []))
+  ).flatMap(([opening, runners]) => (runners.length ? `${opening}: ${runners.join(', ')}.` : []))
   // A failed run leaves its runner failing or recovered, so parts is empty only when none failed.
-  return parts.length > 0 ? { watch_out_for: parts.join(' ') } : {}
+  return parts.length ? { watch_out_for: parts.join(' ') } : {}
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -56,8 +56,8 @@ export function placePath(path: string, cwd: string, rules: PathRules): Absolute
   const placed = placeAny(path, cwd, rules)
   // Bounded after joining too, and on Windows no name may hold a colon (`C:\W\D:\x`, `\??\C:\x`) but
   // the file's own: `q.sql:notes` and `q.sql::$DATA` are streams of `q.sql`, and writing one writes to it.
-  if (placed === undefined || formatPath(placed).length > MAX_PATH_LENGTH) return undefined
-  if (!rules.windows || placed.names.length === 0) return placed
+  if (!placed || formatPath(placed).length > MAX_PATH_LENGTH) return undefined
+  if (!(rules.windows && placed.names.length)) return placed
   const names = [...placed.names]
   const file = names.pop()!.split(':')[0]!
   return file === '' || names.some((name) => name.includes(':')) ? undefined : { root: placed.root, names: [...names, file] }
@@ -76,7 +76,7 @@ function placeAny(path: string, cwd: string, rules: PathRules): AbsolutePath | u
   const spelled = windows ? path.replace(/\\/g, '/') : path
   if (spelled.startsWith('//') || (windows && /^[A-Za-z]:(?!\/)/.test(spelled))) return undefined
   const root = (windows ? /^[A-Za-z]:\// : /^\//).exec(spelled)?.[0]
-  if (root !== undefined) return fold(root.toUpperCase(), spelled.slice(root.length), windows)
+  if (root) return fold(root.toUpperCase(), spelled.slice(root.length), windows)
   const base = placeAny(cwd, '', rules)
   return base && fold(base.root, spelled.startsWith('/') ? spelled.slice(1) : [...base.names, spelled].join('/'), windows)
 }

@@ -52,7 +52,7 @@ export function isProjectId(value: string): boolean {
  */
 export function projectFileCandidates(cwd: string, rules: PathRules = pathRules(undefined, cwd)): ProjectFileCandidate[] {
   const start = placePath(cwd, '/', rules)
-  return (start === undefined ? [] : ancestors(start)).flatMap((folder) =>
+  return (start ? ancestors(start) : []).flatMap((folder) =>
     (['project', 'hark'] as const).map((kind) => ({ path: formatPath(childOf(folder, kind === 'project' ? '.hark/project' : '.hark')), kind, root: formatPath(folder) })),
   )
 }
@@ -75,7 +75,7 @@ export function parseProjectFile(kind: 'project' | 'hark', text: string): Ventur
 
 /** The `ProjectRef` for a venture found in `candidate`. */
 export function projectRef(candidate: ProjectFileCandidate, venture: Venture): ProjectRef {
-  return { venture, ...(isProjectId(venture) ? { id: venture.toLowerCase() } : {}), root: candidate.root, file: candidate.path }
+  return { venture, ...(isProjectId(venture) && { id: venture.toLowerCase() }), root: candidate.root, file: candidate.path }
 }
 
 /**
@@ -87,7 +87,7 @@ export function projectRef(candidate: ProjectFileCandidate, venture: Venture): P
 export function relativeToProject(root: string, file: string, cwd: string = root, rules: PathRules = pathRules(undefined, root)): string | undefined {
   const base = placePath(root, '/', rules)
   const target = placePath(file, cwd, rules)
-  return base === undefined || target === undefined ? undefined : relativePath(base, target, rules)
+  return base && target && relativePath(base, target, rules)
 }
 
 /**

@@ -91,7 +91,7 @@ function scan(src: string, start: number, depth: number, nested: boolean): { lin
   const close = (link: Link): void => {
     let negated = false
     while (KEYWORDS.has(current[0]!)) negated = current.shift() === '!' || negated
-    if (current.length > 0) {
+    if (current.length) {
       commands.push({ words: current, negated })
       links.push(link)
     } else if (links.at(-1) === '' && link !== '') links[links.length - 1] = link
@@ -157,7 +157,7 @@ function scan(src: string, start: number, depth: number, nested: boolean): { lin
       if ('()'.includes(c)) close('')
       else if (';\n'.includes(c)) {
         // A newline right after `&&`, `||` or `|` continues the list.
-        if (current.length > 0 || !links.at(-1)) close(';')
+        if (current.length || !links.at(-1)) close(';')
       } else {
         // A lone `|` or `&` pipes or sends to the background.
         const link = o === '|&' ? c : o

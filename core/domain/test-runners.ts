@@ -139,7 +139,7 @@ function read(words: readonly string[], depth: number): Found {
       return testScript(args.find((a) => !isFlag(a)) ?? '')
     }
     case 'eval':
-      return args.length === 0 ? NONE : { inner: args.join(' ') }
+      return args.length ? { inner: args.join(' ') } : NONE
     // `node --test`, or the script node runs (`node node_modules/jest/bin/jest.js`), never `node -e`.
     case 'node':
       if (args.includes('--test')) return { runner: `${name} --test` }
@@ -270,5 +270,5 @@ function python(args: readonly string[], depth: number): Found {
  */
 function testScript(word: string): Found {
   const m = /(?:^|[\\/])(run[_-]?tests?(?:\.sh|\.py)?|tests?\.sh)$|[\\/](tests?)$/i.exec(word)
-  return m === null ? NONE : { runner: ((m[1] ?? m[2]) as string).toLowerCase() }
+  return m ? { runner: ((m[1] ?? m[2]) as string).toLowerCase() } : NONE
 }

@@ -80,7 +80,7 @@ function analyze(command: string, depth: number): Analysis {
     const add = (runner: string, ok: TestCommand['ifSucceeded'], bad: TestCommand['ifFailed']): number =>
       runs.push({ runner, ifSucceeded: decisive ? ok : 'unknown', ifFailed: decisive && r >= loud ? bad : 'unknown' })
     if (found.background) pipedOrBackground = true
-    if (found.runner !== undefined) add(found.runner, 'passed', 'failed')
+    if (found.runner) add(found.runner, 'passed', 'failed')
     if (found.inner !== undefined && depth < MAX_DEPTH) {
       const inner = analyze(found.inner, depth + 1)
       pipedOrBackground ||= inner.pipedOrBackground
