@@ -119,7 +119,7 @@ export function isSecretName(name: string): boolean {
  */
 const words = (name: string): string => {
   let w = WORDS.get(name)
-  if (w === undefined) {
+  if (!w) {
     if (WORDS.size >= 1024) WORDS.clear()
     WORDS.set(name, (w = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()))
   }
@@ -297,16 +297,16 @@ function scan(s: string): string {
     const bold = underline ?? stars
     const name = double ?? single ?? plain ?? ''
     // Where the name, or its opening quote, starts. A URL's `//user:password@` is a URL's (READERS).
-    const open = at - before.length - name.length - (plain === undefined ? 2 : (bold?.length ?? 0))
+    const open = at - before.length - name.length - (plain ? (bold?.length ?? 0) : 2)
     const layer = sep === ':' ? 'colon' : 'eq'
     const nested = open < within[layer]
     SETTING.lastIndex += from
     if (name === '' || (sep === ':' && s.startsWith('//', open - 2))) return
     const form = (quote: string): string =>
-      quote === '`' ? 'code' : bold ? 'bold' : plain === undefined && sep !== ':' ? 'quotedEq' : nested ? 'nested' : plain === undefined ? 'json' : sep === ':' ? 'label' : before + after !== '' ? 'spaced' : 'plain'
+      quote === '`' ? 'code' : bold ? 'bold' : !plain && sep !== ':' ? 'quotedEq' : nested ? 'nested' : !plain ? 'json' : sep === ':' ? 'label' : before + after !== '' ? 'spaced' : 'plain'
     const end = value(SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
     // A plain, spaced, label or JSON setting's value holds what is nested in it.
-    if (end > 0 && !bold && (plain !== undefined || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
+    if (end > 0 && !bold && (plain || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
   }
 
   /** What starts at `p`, one of STARTS: a reader's kind, a setting, a flag. */

@@ -178,7 +178,7 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
     // (A position before the text's start reads as NaN: no letter.)
     const end = (f.anyCase || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
     // Then the entropy the row asks for, and not a match of its allowlist.
-    return end >= 0 && (f.entropy === undefined || entropy(text, start, end) >= f.entropy) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
+    return end >= 0 && (!f.entropy || entropy(text, start, end) >= f.entropy) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
       ? { start: f.keep ? b : start, end, provider: f.provider }
       : undefined
   }
@@ -230,7 +230,7 @@ export function findTokens(text: string): TokenSpan[] {
   const spans: TokenSpan[] = []
   for (let p = at.next(0), covered = 0; p < text.length; p = at.next(Math.max(p + 1, covered))) {
     const span = at(p)
-    if (span !== undefined && span.start >= covered) covered = spans.push(span) && span.end
+    if (span && span.start >= covered) covered = spans.push(span) && span.end
   }
   return spans
 }
