@@ -6,7 +6,7 @@
  * whatever the records or the compiler do.
  */
 import { object, replaced } from '../item'
-import { compileName, emitSegment, fold, isCostly, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
+import { compileName, fold, isCostly, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
 import { GUARD_LIMITS } from './limits'
 import type { GuardRecord } from './records'
 
@@ -100,8 +100,7 @@ function patternTable(compile: GlobCompiler): PatternTable {
   }
 
   /** The pattern's index, or `undefined` when the compiler refuses one of its names or the table is full. */
-  function add(shape: readonly Segment[]): number | undefined {
-    const key = shape.map(emitSegment).join('/')
+  function add(shape: readonly Segment[], key: string): number | undefined {
     const known = index.get(key)
     if (known !== undefined || patterns.length >= GUARD_LIMITS.patternsPerGuard) return known
     const first = shape.indexOf('globstar')
@@ -199,8 +198,13 @@ function patternTable(compile: GlobCompiler): PatternTable {
       }
       const charged: number[] = []
       const glob = readScopeGlob(text, (count) => (charged.push(count), read(count)))
-      const indexes = glob?.shapes.map(add)
-      const kept = glob !== undefined && indexes?.every((i): i is number => i !== undefined) ? { exclude: glob.exclude, indexes } : undefined
+      const indexes: number[] = []
+      // Every shape is added, even after one is refused, as each may fill the tables.
+      for (let i = 0; glob !== undefined && i < glob.shapes.length; i++) {
+        const index = add(glob.shapes[i] as Segment[], glob.patterns[i] as string)
+        if (index !== undefined) indexes.push(index)
+      }
+      const kept = glob !== undefined && indexes.length === glob.shapes.length ? { exclude: glob.exclude, indexes } : undefined
       globs.set(text, { charged, read: kept })
       return kept
     },
@@ -219,19 +223,16 @@ function patternTable(compile: GlobCompiler): PatternTable {
 }
 
 /**
- * The characters `requiredText` keeps (looked up as a string: a regex test per character costs more).
- * Its runs are built a character at a time, not matched by a regex: a match's runs are substrings of the
- * pattern, which each check's `includes` searches more slowly (scripts/bench-guard.mjs, 16 globs a record).
- */
-const PLAIN_TEXT = 'abcdefghijklmnopqrstuvwxyz0123456789._- '
-
-/**
  * The plain text a path must contain for `pattern` to match it: runs of ASCII letters, digits, `.`,
- * `_`, `-` and spaces outside `[]` and escapes, longest first. Anything else ends a run, so the list
- * only ever asks for less than the glob does.
+ * `_`, `-` and spaces outside `[]` and escapes, longest first (ties in the order met). Anything else
+ * ends a run, so the list only ever asks for less than the glob does. The runs are built a character at
+ * a time, not matched by a regex: a match's runs are substrings of the pattern, which each check's
+ * `includes` searches more slowly (scripts/bench-guard.mjs, 16 globs a record). The characters are
+ * compared, the runs kept in order as they come (no Set to spread, no sort): each call of a builtin
+ * costs the first guarded edit in the engine's interpreter.
  */
 function requiredText(pattern: string): string[] {
-  const runs = new Set<string>()
+  const runs: string[] = []
   let depth = 0
   let run = ''
   // One step past the end, read as `/`, to end the last run.
@@ -240,13 +241,17 @@ function requiredText(pattern: string): string[] {
     if (ch === '\\') i++ // an escaped character (`\(`): not needed, and ends the run
     else if (ch === '[') depth++
     else if (ch === ']' && depth > 0) depth--
-    if (ch !== '\\' && depth === 0 && PLAIN_TEXT.includes(ch)) run += ch
-    else {
-      if (run !== '') runs.add(run)
+    if (ch !== '\\' && depth === 0 && ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch === '.' || ch === '_' || ch === '-' || ch === ' ')) run += ch
+    else if (run !== '') {
+      // Moved down past the shorter runs.
+      for (let at = runs.includes(run) ? 0 : runs.push(run) - 1; at > 0 && (runs[at - 1] as string).length < run.length; at--) {
+        runs[at] = runs[at - 1] as string
+        runs[at - 1] = run
+      }
       run = ''
     }
   }
-  return [...runs].sort((a, b) => b.length - a.length)
+  return runs
 }
 
 /**

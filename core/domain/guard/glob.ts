@@ -50,14 +50,18 @@ export const compileName: GlobCompiler = (name) => {
  */
 export function prepareGlob(glob: string): { exclude: boolean; patterns: string[] } | undefined {
   const read = readScopeGlob(glob)
-  return read === undefined ? undefined : { exclude: read.exclude, patterns: read.shapes.map((shape) => shape.map(emitSegment).join('/')) }
+  return read === undefined ? undefined : { exclude: read.exclude, patterns: read.patterns }
 }
 
 /**
- * prepareGlob, as the patterns' names (what compileGuard compiles). `budget` is charged the glob's
- * length before it is read and that length again for each further alternative, and may refuse.
+ * prepareGlob, as the patterns' names (what compileGuard compiles), each shape with its pattern at the
+ * same index. `budget` is charged the glob's length before it is read and that length again for each
+ * further alternative, and may refuse.
  */
-export function readScopeGlob(glob: unknown, budget: (characters: number) => boolean = () => true): { exclude: boolean; shapes: Segment[][] } | undefined {
+export function readScopeGlob(
+  glob: unknown,
+  budget: (characters: number) => boolean = () => true,
+): { exclude: boolean; shapes: Segment[][]; patterns: string[] } | undefined {
   if (typeof glob !== 'string') return undefined
   let s = glob.normalize('NFC').trim().replaceAll('\\', '/')
   if (s === '' || s.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(s) || !budget(s.length)) return undefined
@@ -68,16 +72,15 @@ export function readScopeGlob(glob: unknown, budget: (characters: number) => boo
     const expanded = expand(readGlob(fold(s), 0))
     if (!budget(s.length * (expanded.length - 1))) return undefined
     const shapes: Segment[][] = []
-    const seen = new Set<string>()
+    const patterns: string[] = []
     for (let i = 0; i < expanded.length; i++) {
       const alternative = shapesOf(expanded[i] as Piece[])
       for (let k = 0; k < alternative.length; k++) {
-        const key = (alternative[k] as Segment[]).map(emitSegment).join('/')
-        if (!seen.has(key)) shapes.push(alternative[k] as Segment[])
-        seen.add(key)
+        const pattern = patternOf(alternative[k] as Segment[])
+        if (!patterns.includes(pattern)) shapes.push(alternative[k] as Segment[]), patterns.push(pattern)
       }
     }
-    return shapes.length > 0 && cheap(shapes) ? { exclude, shapes } : undefined
+    return shapes.length > 0 && cheap(shapes) ? { exclude, shapes, patterns } : undefined
   } catch (e) {
     if (e instanceof Refused) return undefined
     throw e
@@ -178,8 +181,14 @@ function classRegex(source: string): string {
   return /[-*+?.^${}(|)[\]]/.test(members) ? source : `(?:\\[${members}\\]|${source})`
 }
 
-export function emitSegment(segment: Segment): string {
-  return segment === 'globstar' ? '**' : segment.source
+/** A shape in picomatch's syntax, its names joined by `/` (a loop: `map` and `join` are builtins the engine first compiles). */
+function patternOf(shape: readonly Segment[]): string {
+  let pattern = ''
+  for (let k = 0; k < shape.length; k++) {
+    const segment = shape[k] as Segment
+    pattern += `${k === 0 ? '' : '/'}${segment === 'globstar' ? '**' : segment.source}`
+  }
+  return pattern
 }
 
 /** A name with two `*` runs: its test may try every split of the path's name. */
