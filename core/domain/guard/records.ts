@@ -95,12 +95,17 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu
 const JOINERS = new Set(['and', 'or', '&', '+'])
 
 /**
- * The structured fields, in the order read, each after the letter of how its values are read: `p` as
- * paths, `a` as areas (nested ones too), `o` loose or as scope objects (loose values from the text: `t`).
+ * The structured fields, in the order read, and, at the same index, the letter of how each one's values
+ * are read: `p` as paths, `a` as areas (nested ones too), `o` loose or as scope objects (loose values
+ * from the text: `t`).
  */
-const RECORD_FIELDS = 'oscope pscope_paths ppaths pfiles ascope_area ascope_areas aareas aarea oscopes oapplies_to'.split(' ')
-/** The fields of a scope object (`scope: { paths, areas }`). */
-const SCOPE_FIELDS = 'ppaths aareas aarea'.split(' ')
+const RECORD_FIELDS = 'scope scope_paths paths files scope_area scope_areas areas area scopes applies_to'.split(' ')
+const RECORD_KINDS = 'opppaaaaoo'
+/** The fields of a scope object (`scope: { paths, areas }`), and how each is read. */
+const SCOPE_FIELDS = 'paths areas area'.split(' ')
+const SCOPE_KINDS = 'paa'
+/** The word every `(scope: …)` marker and `scope:` line holds, in any case. */
+const SCOPE_WORD = /scope/i
 
 /**
  * The scope of one record. Structured fields win: paths from `scope.paths`, `scope_paths`, `paths`,
@@ -116,10 +121,11 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   const areas: string[] = []
   const scope: Scope = { paths, areas }
 
-  function fields(from: Record<string, unknown>, list: readonly string[]): void {
+  function fields(from: Record<string, unknown>, list: readonly string[], kinds: string): void {
     for (let i = 0; i < list.length; i++) {
-      const field = list[i] as string
-      add(from[field.slice(1)], field[0] as string)
+      // Most fields are absent: passed over without a call.
+      const v = from[list[i] as string]
+      if (v !== undefined) add(v, kinds[i] as string)
     }
   }
 
@@ -130,10 +136,9 @@ export function scopeOf(record: Record<string, unknown>): Scope {
    * in a list). Other types give nothing.
    */
   function add(v: unknown, kind: string): void {
-    // Most fields are absent: passed over before `values` makes an empty list for them.
     if (v === undefined) return
     const scopeObject = kind === 'o' ? object(v) : undefined
-    if (scopeObject !== undefined) return fields(scopeObject, SCOPE_FIELDS)
+    if (scopeObject !== undefined) return fields(scopeObject, SCOPE_FIELDS, SCOPE_KINDS)
     const list: unknown[] = typeof v === 'string' ? splitList(v) : Array.isArray(v) ? v.slice(0, 64) : []
     // A list's objects are read like a `scope` object first (`kind` `o` only), then its strings.
     for (let i = 0; kind === 'o' && i < list.length; i++) add(object(list[i]), kind)
@@ -167,16 +172,17 @@ export function scopeOf(record: Record<string, unknown>): Scope {
     }
   }
 
-  fields(o, RECORD_FIELDS)
+  fields(o, RECORD_FIELDS, RECORD_KINDS)
   if (paths.length > 0 || areas.length > 0) return scope
+  // Most titles and bodies name no scope: one test instead of the markers and lines read.
   const title = rawTitle(o)
-  if (title !== undefined) {
+  if (title !== undefined && SCOPE_WORD.test(title)) {
     const found = markers(title).contents
     for (let i = 0; i < found.length; i++) add(found[i], 't')
     scopeLines(lines(title).slice(1))
   }
   const body = o['body']
-  if (typeof body === 'string') scopeLines(lines(body))
+  if (typeof body === 'string' && SCOPE_WORD.test(body)) scopeLines(lines(body))
   return scope
 }
 
@@ -192,10 +198,12 @@ function splitList(s: string): string[] {
   let start = 0
   for (let i = 0; i <= text.length; i++) {
     const ch = text[i] ?? ','
-    if ('{[('.includes(ch)) depth++
-    else if ('}])'.includes(ch) && depth > 0) depth--
-    // `trim` removes what `\s` matches (white space and line ends), without a regex call per character.
-    else if ((depth === 0 && (',;'.includes(ch) || ch.trim() === '')) || i === text.length) {
+    // Compared, not looked up in a string: a call per character is most of a cold read.
+    if (ch === '{' || ch === '[' || ch === '(') depth++
+    else if ((ch === '}' || ch === ']' || ch === ')') && depth > 0) depth--
+    // `trim` removes what `\s` matches (white space and line ends), without a regex call per character;
+    // no printable ASCII character is one.
+    else if ((depth === 0 && (ch === ',' || ch === ';' || ((ch < '!' || ch > '~') && ch.trim() === ''))) || i === text.length) {
       const v = cleanValue(replaced(cleanValue(text.slice(start, i)), /[.,;:]+$/, ''))
       if (v !== '' && !JOINERS.has(v.toLowerCase())) out.push(v)
       start = i + 1
