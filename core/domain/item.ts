@@ -38,7 +38,7 @@ const SPACING = /\s\s|[^\S ]/
 /** A trimmed, single-spaced, length-capped string without control characters, or `undefined` for anything else or blank. */
 export function text(value: unknown, max = MAX_TEXT): string | undefined {
   if (typeof value !== 'string') return undefined
-  const kept = withoutControls(value.slice(0, 4 * max))
+  const kept = replaced(value.slice(0, 4 * max), CONTROLS, '')
   // Tested first: in the engine's hooks worker (frozen built-ins) a global replace costs a call per match,
   // one per word here, and the edit guard reads up to 400 titles and whys at once.
   const t = (SPACING.test(kept) ? kept.replace(/\s+/g, ' ') : kept).trim()

@@ -6,7 +6,7 @@
  * whatever the records or the compiler do.
  */
 import { object, replaced } from '../item'
-import { compileName, fold, isCostly, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
+import { compileName, fold, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
 import { GUARD_LIMITS } from './limits'
 import type { GuardRecord } from './records'
 
@@ -126,7 +126,7 @@ function patternTable(compile: GlobCompiler): PatternTable {
     const known = nameIndex.get(segment.source)
     if (known !== undefined) return known
     let test: unknown = segment.plain
-    const costly = isCostly(segment)
+    const costly = segment.stars > 1
     if (test === undefined) {
       if (wildcardNames >= GUARD_LIMITS.wildcardNamesPerGuard || (costly && costlyNames >= GUARD_LIMITS.costlyNamesPerGuard)) return undefined
       try {
@@ -264,7 +264,7 @@ export function compileGuard(records: readonly GuardRecord[], compile: GlobCompi
   const compiled: CompiledRecord[] = []
   const seen = new Set<string>()
   const table = patternTable(compile)
-  const list = listOf(records)
+  const list = Array.isArray(records) ? records : []
   for (let i = 0; i < list.length && compiled.length < GUARD_LIMITS.compiledRecords; i++) {
     const c = compileRecord(list[i] as GuardRecord, table, seen)
     if (c !== undefined) compiled.push(c)
@@ -289,31 +289,28 @@ function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<strin
   const r = object(record) as GuardRecord | undefined
   if (r === undefined || typeof r.key !== 'string' || seen.has(r.key) || typeof r.title !== 'string') return undefined
   const scope = object(r.scope)
-  const paths = listOf(scope?.['paths'])
-  const areaList = listOf(scope?.['areas'])
+  const paths: unknown = scope?.['paths']
+  const areaList: unknown = scope?.['areas']
   const include: number[] = []
   const exclude: number[] = []
-  for (let i = 0; i < paths.length && i < GUARD_LIMITS.globsPerRecord; i++) {
+  for (let i = 0; Array.isArray(paths) && i < paths.length && i < GUARD_LIMITS.globsPerRecord; i++) {
     const read = table.glob(paths[i])
     for (let k = 0; read !== undefined && k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k] as number)
   }
   // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch and .gitignore.
   if (include.length === 0 && exclude.length > 0) include.push(EVERY_PATH)
   const areas: string[] = []
-  for (let i = 0; i < areaList.length && i < GUARD_LIMITS.areasPerRecord; i++) {
+  for (let i = 0; Array.isArray(areaList) && i < areaList.length && i < GUARD_LIMITS.areasPerRecord; i++) {
     const area = areaList[i]
     // Its names between slashes, blank ones dropped: `/` alone when it has none.
-    const folders = typeof area === 'string' ? replaced(`/${fold(area.normalize('NFC')).replaceAll('\\', '/')}/`, /\/(?:\s*\/)+/g, '/') : '/'
+    const name = typeof area === 'string' ? fold(area.normalize('NFC')) : ''
+    // `\` tested for first: the engine's replaceAll is a builtin written in JavaScript, compiled once it is called often.
+    const folders = replaced(`/${name.includes('\\') ? name.replaceAll('\\', '/') : name}/`, /\/(?:\s*\/)+/g, '/')
     if (folders !== '/') areas.push(folders)
   }
   if (include.length === 0 && areas.length === 0) return undefined
   seen.add(r.key)
   return { record: r, include, exclude, areas }
-}
-
-/** `v` when it is an array, else none. */
-function listOf(v: unknown): readonly unknown[] {
-  return Array.isArray(v) ? v : []
 }
 
 function containsAll(text: string, parts: readonly string[]): boolean {

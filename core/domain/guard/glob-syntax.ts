@@ -21,7 +21,6 @@ export class Refused extends Error {}
 
 const SLASH: Piece = { kind: 'slash' }
 const ONE: Piece = { kind: 'one' }
-const literal = (t: string): Piece => ({ kind: 'text', text: t })
 
 /** Reads `s` (already folded) into pieces and choices. `depth` counts the braces and extglobs around it. */
 export function readGlob(s: string, depth: number): GlobNode[] {
@@ -51,7 +50,7 @@ export function readGlob(s: string, depth: number): GlobNode[] {
       PLAIN_RUN.test(s) // always matches, so it leaves lastIndex at the run's end
       end = PLAIN_RUN.lastIndex
     }
-    out.push(node ?? literal(s.slice(i, end)))
+    out.push(node ?? { kind: 'text', text: s.slice(i, end) })
   }
   return out
 }
@@ -131,7 +130,8 @@ function range(body: string): GlobNode | undefined {
   const pad = numeric && (ZERO_PADDED.test(a) || ZERO_PADDED.test(b)) ? Math.max(a.length, b.length) : 0
   const options: Piece[][] = []
   for (let v = from; options.length < count; v += by) {
-    options.push([literal(!numeric ? String.fromCharCode(v) : v < 0 ? `-${String(-v).padStart(pad - 1, '0')}` : String(v).padStart(pad, '0'))])
+    const text = !numeric ? String.fromCharCode(v) : v < 0 ? `-${String(-v).padStart(pad - 1, '0')}` : String(v).padStart(pad, '0')
+    options.push([{ kind: 'text', text }])
   }
   return { kind: 'choice', options }
 }
@@ -205,9 +205,13 @@ export function expand(nodes: readonly GlobNode[]): Piece[][] {
       for (let k = 0; k < out.length; k++) (out[k] as Piece[]).push(node)
       continue
     }
-    const tails = node.options.flatMap(expand)
+    // Loops, not flatMap and map: builtins the engine compiles on their first call.
+    const tails: Piece[][] = []
+    for (let k = 0; k < node.options.length; k++) tails.push(...expand(node.options[k] as GlobNode[]))
     if (out.length * tails.length > GUARD_LIMITS.alternativesPerGlob) throw new Refused()
-    out = out.flatMap((head) => tails.map((tail) => [...head, ...tail]))
+    const heads = out
+    out = []
+    for (let h = 0; h < heads.length; h++) for (let k = 0; k < tails.length; k++) out.push([...(heads[h] as Piece[]), ...(tails[k] as Piece[])])
   }
   return out
 }

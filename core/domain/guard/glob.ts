@@ -63,8 +63,9 @@ export function readScopeGlob(
   budget: (characters: number) => boolean = () => true,
 ): { exclude: boolean; shapes: Segment[][]; patterns: string[] } | undefined {
   if (typeof glob !== 'string') return undefined
-  let s = glob.normalize('NFC').trim().replaceAll('\\', '/')
-  if (s === '' || s.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(s) || !budget(s.length)) return undefined
+  let s = glob.normalize('NFC').trim()
+  if (s.includes('\\')) s = s.replaceAll('\\', '/')
+  if (s === '' || s.length > GUARD_LIMITS.globLength || CONTROL.test(s) || !budget(s.length)) return undefined
   if (s.startsWith('!(')) return undefined // picomatch's negated extglob, not an exclusion: refused
   const exclude = s.startsWith('!')
   if (exclude) s = s.slice(1)
@@ -76,8 +77,11 @@ export function readScopeGlob(
     for (let i = 0; i < expanded.length; i++) {
       const alternative = shapesOf(expanded[i] as Piece[])
       for (let k = 0; k < alternative.length; k++) {
-        const pattern = patternOf(alternative[k] as Segment[])
-        if (!patterns.includes(pattern)) shapes.push(alternative[k] as Segment[]), patterns.push(pattern)
+        const shape = alternative[k] as Segment[]
+        // The shape in picomatch's syntax, its names joined by `/`.
+        let pattern = ''
+        for (let n = 0; n < shape.length; n++) pattern += `${n === 0 ? '' : '/'}${shape[n] === 'globstar' ? '**' : (shape[n] as Name).source}`
+        if (!patterns.includes(pattern)) shapes.push(shape), patterns.push(pattern)
       }
     }
     return shapes.length > 0 && cheap(shapes) ? { exclude, shapes, patterns } : undefined
@@ -86,6 +90,12 @@ export function readScopeGlob(
     throw e
   }
 }
+
+/**
+ * C0 and C1 controls (`\p{Cc}`, written out: JavaScriptCore builds a `\p{…}` class on a pattern's first
+ * test): a glob or path holding one is skipped.
+ */
+export const CONTROL = /[\x00-\x1f\x7f-\x9f]/
 
 /** A pattern folder by folder: `**`, or one name, with what the limits look at. */
 export type Segment = 'globstar' | Name
@@ -96,7 +106,10 @@ export interface Name {
   readonly regex: string
   /** The folded text a path's name must equal, when the name has no wildcard. */
   readonly plain: string | undefined
-  /** `*` runs, bracket expressions, and pieces (characters, a bracket expression counting one). */
+  /**
+   * `*` runs, bracket expressions, and pieces (characters, a bracket expression counting one). A name
+   * with two `*` runs is costly: its test may try every split of the path's name.
+   */
   readonly stars: number
   readonly classes: number
   readonly length: number
@@ -181,21 +194,6 @@ function classRegex(source: string): string {
   return /[-*+?.^${}(|)[\]]/.test(members) ? source : `(?:\\[${members}\\]|${source})`
 }
 
-/** A shape in picomatch's syntax, its names joined by `/` (a loop: `map` and `join` are builtins the engine first compiles). */
-function patternOf(shape: readonly Segment[]): string {
-  let pattern = ''
-  for (let k = 0; k < shape.length; k++) {
-    const segment = shape[k] as Segment
-    pattern += `${k === 0 ? '' : '/'}${segment === 'globstar' ? '**' : segment.source}`
-  }
-  return pattern
-}
-
-/** A name with two `*` runs: its test may try every split of the path's name. */
-export function isCostly(name: Name): boolean {
-  return name.stars > 1
-}
-
 /**
  * Whether a glob's patterns stay fast to match on any path (the limits in GUARD_LIMITS, measured by
  * scripts/bench-guard.mjs and spec/core/guard/hostile-globs.spec.ts): each name and each pattern within
@@ -215,7 +213,7 @@ function cheap(shapes: readonly (readonly Segment[])[]): boolean {
       if (s.plain !== undefined) continue
       if (s.length > GUARD_LIMITS.wildcardNameLength) return false
       wildcard.add(s.source)
-      if (isCostly(s)) costly.add(s.source)
+      if (s.stars > 1) costly.add(s.source)
     }
   }
   return wildcard.size <= GUARD_LIMITS.wildcardNamesPerGlob && costly.size <= GUARD_LIMITS.costlyNamesPerGlob

@@ -12,6 +12,7 @@
  * or more per record are indexed (docs/guard.md, Performance).
  */
 import { object, replaced, text } from '../item'
+import { CONTROL } from './glob'
 import { GUARD_LIMITS } from './limits'
 
 export interface Scope {
@@ -50,7 +51,8 @@ const SETTLEDNESS_FIELDS = ['status', 'acceptance', 'applicability'] as const
  */
 export function isSettled(record: unknown): record is Record<string, unknown> {
   const o = object(record)
-  if (o === undefined || isSet(o['superseded_by']) || o['accepted'] === false) return false
+  // `superseded_by` is mostly absent: not read further (isSet stays cold, never compiled by the engine).
+  if (o === undefined || (o['superseded_by'] !== undefined && isSet(o['superseded_by'])) || o['accepted'] === false) return false
   for (let i = 0; i < SETTLEDNESS_FIELDS.length; i++) {
     const v = o[SETTLEDNESS_FIELDS[i] as string]
     if (typeof v === 'string' && UNSETTLED.test(v.toLowerCase())) return false
@@ -91,6 +93,11 @@ export function isArea(a: string): boolean {
 }
 /** C0/C1 controls, and format characters (bidi overrides, zero-width marks). */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu
+/**
+ * Printable ASCII, which holds none of them: tested first, as most ids, titles and whys are, so the
+ * `\p{…}` classes (about 50 µs to build in JavaScriptCore) are never built for them.
+ */
+const PRINTABLE = /^[ -~]*$/
 /** Words joining a written list that are never scopes themselves (`scope: billing and payments`). */
 const JOINERS = new Set(['and', 'or', '&', '+'])
 
@@ -142,26 +149,23 @@ export function scopeOf(record: Record<string, unknown>): Scope {
     const list: unknown[] = typeof v === 'string' ? splitList(v) : Array.isArray(v) ? v.slice(0, 64) : []
     // A list's objects are read like a `scope` object first (`kind` `o` only), then its strings.
     for (let i = 0; kind === 'o' && i < list.length; i++) add(object(list[i]), kind)
+    // Kept here, not in a function of their own: each function a cold edit calls often is one more the
+    // engine compiles.
     for (let i = 0; i < list.length; i++) {
       const raw = list[i]
       if (typeof raw !== 'string') continue
-      if (kind === 'p' || (kind !== 'a' && PATH_CHAR.test(raw))) addPath(raw)
-      else addArea(raw, kind === 'a')
+      const path = kind === 'p' || (kind !== 'a' && PATH_CHAR.test(raw))
+      if (path && paths.length < GUARD_LIMITS.globsPerRecord) {
+        // A path: not blank, not too long, no control character.
+        const p = cleanValue(raw)
+        if (p !== '' && p.length <= GUARD_LIMITS.globLength && !CONTROL.test(p) && !paths.includes(p)) paths.push(p)
+      } else if (!path && areas.length < GUARD_LIMITS.areasPerRecord) {
+        // An area: one folder name, or nested ones for `kind` `a`; not a joining word.
+        const a = replaced(cleanValue(raw), /^\/+|\/+$/g, '')
+        const fits = a.length <= GUARD_LIMITS.areaLength && (kind === 'a' || !a.includes('/')) && isArea(a)
+        if (fits && !JOINERS.has(a.toLowerCase()) && !areas.includes(a)) areas.push(a)
+      }
     }
-  }
-
-  function addPath(raw: string): void {
-    if (paths.length >= GUARD_LIMITS.globsPerRecord) return
-    const p = cleanValue(raw).replaceAll('\\', '/')
-    if (p === '' || p.length > GUARD_LIMITS.globLength || /[\p{Cc}]/u.test(p) || paths.includes(p)) return
-    paths.push(p)
-  }
-
-  function addArea(raw: string, nested: boolean): void {
-    if (areas.length >= GUARD_LIMITS.areasPerRecord) return
-    const a = replaced(cleanValue(raw).replaceAll('\\', '/'), /^\/+|\/+$/g, '')
-    if (a.length > GUARD_LIMITS.areaLength || (!nested && a.includes('/')) || !isArea(a)) return
-    if (!JOINERS.has(a.toLowerCase()) && !areas.includes(a)) areas.push(a)
   }
 
   /** `scope: …` lines (also `- Scope: …`, `**Scope:** …`); `scope_version:` and the like are not. */
@@ -186,6 +190,9 @@ export function scopeOf(record: Record<string, unknown>): Scope {
   return scope
 }
 
+/** A run of characters splitList passes over: none opens or closes a group, none separates. */
+const ORDINARY = /[^,;{}[\]()\s]*/y
+
 /**
  * A list separated by commas, semicolons or white space, not inside `{}`, `[]` or `()` (so
  * `src/{db,billing}/**` stays whole), each value cleaned and without the sentence punctuation around it
@@ -197,13 +204,15 @@ function splitList(s: string): string[] {
   let depth = 0
   let start = 0
   for (let i = 0; i <= text.length; i++) {
+    // A run of ordinary characters passed over by one test: a step per character is most of a cold read.
+    ORDINARY.lastIndex = i
+    ORDINARY.test(text)
+    i = ORDINARY.lastIndex
     const ch = text[i] ?? ','
-    // Compared, not looked up in a string: a call per character is most of a cold read.
     if (ch === '{' || ch === '[' || ch === '(') depth++
     else if ((ch === '}' || ch === ']' || ch === ')') && depth > 0) depth--
-    // `trim` removes what `\s` matches (white space and line ends), without a regex call per character;
-    // no printable ASCII character is one.
-    else if ((depth === 0 && (ch === ',' || ch === ';' || ((ch < '!' || ch > '~') && ch.trim() === ''))) || i === text.length) {
+    // `trim` removes what `\s` matches (white space and line ends).
+    else if ((depth === 0 && (ch === ',' || ch === ';' || ch.trim() === '')) || i === text.length) {
       const v = cleanValue(replaced(cleanValue(text.slice(start, i)), /[.,;:]+$/, ''))
       if (v !== '' && !JOINERS.has(v.toLowerCase())) out.push(v)
       start = i + 1
@@ -212,9 +221,14 @@ function splitList(s: string): string[] {
   return out
 }
 
-/** Trimmed, NFC, without surrounding quotes or backticks (`` `src/db/**` `` in a markdown body). */
+/**
+ * Trimmed, NFC, each `\` as `/`, without surrounding quotes or backticks (`` `src/db/**` `` in a markdown
+ * body). The `\` is tested for first: the engine's `replaceAll` is a builtin written in JavaScript, and
+ * each one called often on a cold edit is compiled.
+ */
 function cleanValue(v: string): string {
   let s = v.normalize('NFC').trim()
+  if (s.includes('\\')) s = s.replaceAll('\\', '/')
   if (!QUOTED.test(s)) return s
   while (s.length >= 2 && /^[`'"]/.test(s) && s[s.length - 1] === s[0]) s = s.slice(1, -1).trim()
   return s.replace(/^[`'"]+|[`'"]+$/g, '').trim()
@@ -255,10 +269,15 @@ function markers(s: string): { contents: string[]; rest: string } {
       if (ch === '(') depth++
       else if (ch === ')' && --depth === 0) break
     }
-    contents.push(s.slice(re.lastIndex, end).replace(/\)$/, ''))
+    // Sliced and cut, not replaced: a String replace is a builtin the engine compiles once it is called often.
+    contents.push(s.slice(re.lastIndex, s[end - 1] === ')' ? end - 1 : end))
     rest += s.slice(at, m.index)
     at = re.lastIndex = end
-    if (/^[ \t]*(?:[,.;:!?)]|$)/.test(s.slice(at, at + 80))) rest = rest.replace(/[ \t]+$/, '')
+    if (/^[ \t]*(?:[,.;:!?)]|$)/.test(s.slice(at, at + 80))) {
+      let cut = rest.length
+      while (rest[cut - 1] === ' ' || rest[cut - 1] === '\t') cut--
+      rest = rest.slice(0, cut)
+    }
   }
   return { contents, rest: rest + s.slice(at) }
 }
@@ -323,7 +342,7 @@ function firstLine(list: readonly string[]): string {
 function idOf(v: unknown): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v)
   if (typeof v !== 'string') return undefined
-  const id = replaced(v, UNPRINTABLE, '').trim()
+  const id = (PRINTABLE.test(v) ? v : replaced(v, UNPRINTABLE, '')).trim()
   return id === '' || id.length > GUARD_LIMITS.idLength ? undefined : id
 }
 
@@ -333,7 +352,7 @@ function idOf(v: unknown): string | undefined {
 /** Untrusted text made safe to show: no control or bidi characters, one line, at most `max` characters. */
 export function display(v: unknown, max: number): string {
   if (typeof v !== 'string') return ''
-  const t = text(replaced(v, UNPRINTABLE, ' '), Number.MAX_SAFE_INTEGER) ?? ''
+  const t = text(PRINTABLE.test(v) ? v : replaced(v, UNPRINTABLE, ' '), Number.MAX_SAFE_INTEGER) ?? ''
   // Counted in code points only when it may be too long: a text has no more of them than UTF-16 units,
   // and Array.from of every title and why cost the first guarded edit about 5 ms (JavaScriptCore, cold).
   if (t.length <= max) return t
