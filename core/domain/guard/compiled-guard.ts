@@ -92,8 +92,11 @@ function patternTable(compile: GlobCompiler): PatternTable {
   let path = ''
   let names: readonly string[] = []
 
-  /** Whether `characters` more of glob text may be read (the compile-time cap). */
+  /** What the glob being read has been charged so far (kept in `globs`). */
+  let charged: number[] = []
+  /** Whether `characters` more of glob text may be read (the compile-time cap), noted in `charged`. */
   function read(characters: number): boolean {
+    charged.push(characters)
     if (textRead + characters > GUARD_LIMITS.globTextPerGuard) return false
     textRead += characters
     return true
@@ -193,11 +196,13 @@ function patternTable(compile: GlobCompiler): PatternTable {
     glob(text) {
       const known = globs.get(text)
       if (known !== undefined) {
+        // Charged again, noted in a list of its own.
+        charged = []
         for (let i = 0; i < known.charged.length; i++) if (!read(known.charged[i] as number)) return undefined
         return known.read
       }
-      const charged: number[] = []
-      const glob = readScopeGlob(text, (count) => (charged.push(count), read(count)))
+      charged = []
+      const glob = readScopeGlob(text, read)
       const indexes: number[] = []
       // Every shape is added, even after one is refused, as each may fill the tables.
       for (let i = 0; glob !== undefined && i < glob.shapes.length; i++) {
@@ -227,21 +232,23 @@ function patternTable(compile: GlobCompiler): PatternTable {
  * `_`, `-` and spaces outside `[]` and escapes, longest first (ties in the order met). Anything else
  * ends a run, so the list only ever asks for less than the glob does. The runs are built a character at
  * a time, not matched by a regex: a match's runs are substrings of the pattern, which each check's
- * `includes` searches more slowly (scripts/bench-guard.mjs, 16 globs a record). The characters are
- * compared, the runs kept in order as they come (no Set to spread, no sort): each call of a builtin
- * costs the first guarded edit in the engine's interpreter.
+ * `includes` searches more slowly (scripts/bench-guard.mjs, 16 globs a record). The runs are kept
+ * in order as they come (no Set to spread, no sort): each call of a builtin costs the first guarded edit
+ * in the engine's interpreter.
  */
 function requiredText(pattern: string): string[] {
   const runs: string[] = []
   let depth = 0
   let run = ''
-  // One step past the end, read as `/`, to end the last run.
+  // Character codes (NaN one step past the end, which ends the last run): the engine's interpreter
+  // compares numbers in place, strings by a call.
   for (let i = 0; i <= pattern.length; i++) {
-    const ch = pattern[i] ?? '/'
-    if (ch === '\\') i++ // an escaped character (`\(`): not needed, and ends the run
-    else if (ch === '[') depth++
-    else if (ch === ']' && depth > 0) depth--
-    if (ch !== '\\' && depth === 0 && ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch === '.' || ch === '_' || ch === '-' || ch === ' ')) run += ch
+    const c = pattern.charCodeAt(i)
+    if (c === 92) i++ // `\`: an escaped character (`\(`), not needed, and ends the run
+    else if (c === 91) depth++ // `[`
+    else if (c === 93 && depth > 0) depth-- // `]`
+    // a-z, 0-9, `.`, `_`, `-`, space
+    if (c !== 92 && depth === 0 && ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 45 || c === 32)) run += pattern[i]
     else if (run !== '') {
       // Moved down past the shorter runs.
       for (let at = runs.includes(run) ? 0 : runs.push(run) - 1; at > 0 && (runs[at - 1] as string).length < run.length; at--) {

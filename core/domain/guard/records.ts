@@ -352,7 +352,10 @@ function idOf(v: unknown): string | undefined {
 /** Untrusted text made safe to show: no control or bidi characters, one line, at most `max` characters. */
 export function display(v: unknown, max: number): string {
   if (typeof v !== 'string') return ''
-  const t = text(PRINTABLE.test(v) ? v : replaced(v, UNPRINTABLE, ' '), Number.MAX_SAFE_INTEGER) ?? ''
+  // Printable ASCII with no two spaces in a row is what `text` leaves it, trimmed: most titles and whys,
+  // read without its three tests.
+  const plain = PRINTABLE.test(v)
+  const t = plain && !v.includes('  ') ? v.trim() : (text(plain ? v : replaced(v, UNPRINTABLE, ' '), Number.MAX_SAFE_INTEGER) ?? '')
   // Counted in code points only when it may be too long: a text has no more of them than UTF-16 units,
   // and Array.from of every title and why cost the first guarded edit about 5 ms (JavaScriptCore, cold).
   if (t.length <= max) return t
