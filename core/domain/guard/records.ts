@@ -307,8 +307,9 @@ export function parseNonGoals(items: readonly unknown[]): GuardRecord[] {
 function parseRecords(list: unknown, kind: GuardRecord['kind']): GuardRecord[] {
   const out: GuardRecord[] = []
   const seen = new Set<string>()
-  for (let i = 0; Array.isArray(list) && i < list.length && i < GUARD_LIMITS.scannedEntries && out.length < GUARD_LIMITS.records; i++) {
-    const raw = list[i]
+  const entries = Array.isArray(list) ? list : []
+  for (let i = 0; i < entries.length && i < GUARD_LIMITS.scannedEntries && out.length < GUARD_LIMITS.records; i++) {
+    const raw = entries[i]
     const o = typeof raw === 'string' ? { title: raw } : raw
     const record = isSettled(o) ? guardRecordOf(o, kind) : undefined
     if (record !== undefined && !seen.has(record.key)) {
