@@ -64,6 +64,14 @@ describe('text and display', () => {
       }),
       RUNS,
     )
+    // Printable ASCII, with and without two spaces in a row, is read by its own shortcut.
+    const ascii = fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(' ', '  ', '   ')), { maxLength: 12 }).map((p) => p.join(''))
+    fc.assert(
+      fc.property(ascii, fc.integer({ min: 1, max: 60 }), (s, max) => {
+        expect(display(s, max)).toBe(displayBefore(s, max))
+      }),
+      RUNS,
+    )
     // Astral characters count once: 10 of them fit in 10, though they are 20 UTF-16 units.
     expect(display('😀'.repeat(10), 10)).toBe('😀'.repeat(10))
     expect(display('😀'.repeat(11), 10)).toBe(`${'😀'.repeat(9)}…`)
@@ -121,6 +129,23 @@ describe('scope text split at line ends and list separators without a regex', ()
     ['repeats kept once, in order', 'src/a/**, src/b/**, src/a/**', { paths: ['src/a/**', 'src/b/**'], areas: [] }],
   ])('%s', (_name, scope, expected) => {
     expect(scopeOf({ scope })).toEqual(expected)
+  })
+
+  // A title or body without the word `scope` (any case) is not read for markers and scope lines: the same
+  // text behind an empty marker (the title) or an empty scope line (the body), which add nothing, is read whole.
+  test('a text without the word scope gives what the whole reading of it gives (fast-check)', () => {
+    const piece = fc.oneof(
+      trickyText(4),
+      fc.constantFrom('(scope: src/db/**)', '(Scopes: billing, api)', '\nscope: *.sql', '\n- Scope: docs/**', '\n**SCOPE:** billing', 'scope_version: 2', '(scope:', 'sco', 'pe:', 'billing', 'src/**', '\n'),
+    )
+    // At most six pieces: the empty marker takes one of a title's eight.
+    const words = fc.array(piece, { maxLength: 6 }).map((p) => p.join(''))
+    fc.assert(
+      fc.property(words.filter((t) => t.trim() !== ''), words, (title, body) => {
+        expect(scopeOf({ title, body })).toEqual(scopeOf({ title: `(scope:) ${title}`, body: `scope:\n${body}` }))
+      }),
+      RUNS,
+    )
   })
 
   test('a structured list keeps each value once, in order; areas too', () => {
