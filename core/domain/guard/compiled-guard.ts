@@ -250,11 +250,10 @@ function requiredText(pattern: string): string[] {
     // a-z, 0-9, `.`, `_`, `-`, space
     if (c !== 92 && depth === 0 && ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 45 || c === 32)) run += pattern[i]
     else if (run !== '') {
-      // Moved down past the shorter runs.
-      for (let at = runs.includes(run) ? 0 : runs.push(run) - 1; at > 0 && (runs[at - 1] as string).length < run.length; at--) {
-        runs[at] = runs[at - 1] as string
-        runs[at - 1] = run
-      }
+      // Put before the first shorter run, once.
+      let at = runs.includes(run) ? -1 : runs.length
+      while (at > 0 && (runs[at - 1] as string).length < run.length) at--
+      if (at >= 0) runs.splice(at, 0, run)
       run = ''
     }
   }
