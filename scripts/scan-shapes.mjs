@@ -10,6 +10,9 @@
 //   nested   1,500 arrow functions inside one function, each reading its parameters (closures)
 //   deep     the same split over 30 functions nested in one another, each inner one reading the outermost's names
 //   methods  1,500 methods of one class reading `this`
+// and the same amount of syntax as one array of one kind of element each (one node an element but members and calls):
+//   numbers  25,000 number literals        names    25,000 reads of one declared name
+//   members  8,333 reads `a.b`              calls    12,500 calls `a()`
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -35,6 +38,10 @@ const SHAPES = {
     return `${s}return 1\n${'}\n'.repeat(depth)}export const top = g0`
   })(),
   methods: `export class K {\n${list((i) => `  m${i}(a, b) { const c = this.a + b; return c * ${i} }`).join('\n')}\n}`,
+  numbers: `export const T = [${'1,'.repeat(25000)}]`,
+  names: `const a = 1\nexport const T = [${'a,'.repeat(25000)}]`,
+  members: `const a = {}\nexport const T = [${'a.b,'.repeat(8333)}]`,
+  calls: `const a = () => 1\nexport const T = [${'a(),'.repeat(12500)}]`,
 }
 const nodes = (code) => {
   let n = 0
