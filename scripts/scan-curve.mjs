@@ -13,6 +13,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as acorn from 'acorn'
 import { E2E_DIR, REPO_DIR, claudeBin, engineEnv, run } from '../e2e/lib/session.mjs'
@@ -22,8 +23,8 @@ import { debugLines } from '../e2e/lib/timings.mjs'
 const usage = 'usage: node scripts/scan-curve.mjs [rounds] [--keep SHARES]   (rounds ≥ 1, default 7; SHARES: comma-separated, each 0 to 1)'
 const { values: opt, positionals } = parseArgs({ allowPositionals: true, options: { keep: { type: 'string', default: '1,0.75,0.5,0.25,0' } } })
 const rounds = Number(positionals[0] ?? 7)
-const keeps = opt.keep.split(',').map(Number)
-if (!Number.isInteger(rounds) || rounds < 1 || keeps.some((k) => !(k >= 0 && k <= 1))) {
+const keeps = opt.keep.split(',').map((k) => (k.trim() === '' ? NaN : Number(k)))
+if (!Number.isInteger(rounds) || rounds < 1 || keeps.some((k) => !(k >= 0 && k <= 1)) || new Set(keeps).size < keeps.length) {
   console.error(usage)
   process.exit(2)
 }
@@ -45,7 +46,7 @@ function count(node) {
 
 const source = fs.readFileSync(path.join(REPO_DIR, 'build', 'register.js'), 'utf8')
 const whole = count(parse(source)).nodes
-/** The outermost functions of the module, in a fixed pseudo-random order (a linear congruential sequence). */
+/** The outermost functions of the module, in a fixed pseudo-random order (sort keys from one fixed arithmetic sequence). */
 const outermost = []
 const collect = (node, inside) => {
   const isFunction = /Function/.test(node.type)
@@ -87,8 +88,8 @@ for (const keep of keeps) {
   for (const rel of ['.claude-plugin/plugin.json', 'hooks/hooks.json']) write(rel, fs.readFileSync(path.join(REPO_DIR, rel)))
   write('build/register.js', text)
   for (const file of vendored) {
-    const names = Object.keys(await import(path.join(REPO_DIR, file)))
-    write(file, `${names.map((n) => `export class ${n} {}`).join('\n')}\n`)
+    const names = Object.keys(await import(pathToFileURL(path.join(REPO_DIR, file)).href))
+    write(file, `${names.map((n) => (n === 'default' ? 'export default function stub() {}' : `export class ${n} {}`)).join('\n')}\n`)
   }
   plugins.push({ name: `keep ${keep}`, dir, ...count(parse(text)), bytes: Buffer.byteLength(text) })
 }
