@@ -39,11 +39,11 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { E2E_DIR, REPO_DIR, claudeBin, engineEnv, killRunning, run } from '../e2e/lib/session.mjs'
 import { startFakeModel } from '../e2e/lib/fake-model.mjs'
-import { debugLines, moduleLoad } from '../e2e/lib/timings.mjs'
+import { debugLines, median, moduleLoad, scanOf } from '../e2e/lib/timings.mjs'
+import { writeStandIns } from '../e2e/lib/stand-ins.mjs'
 import { onExit, otherTree } from '../e2e/lib/other-tree.mjs'
 import { interactiveStart, killTerminals } from '../e2e/lib/tty-start.mjs'
 import { hasTmux } from '../e2e/lib/tty.mjs'
@@ -147,12 +147,7 @@ async function ownCodeAlone(source, name) {
   for (const part of ['.claude-plugin/plugin.json', 'hooks/hooks.json']) copy(part)
   const bundles = vendored(source)
   for (const file of moduleFiles(source).map((f) => path.relative(source, f))) if (!bundles.includes(file)) copy(file)
-  for (const file of bundles) {
-    const names = Object.keys(await import(pathToFileURL(path.join(source, file)).href))
-    const stub = names.map((n) => (n === 'default' ? 'export default function stub() {}' : `export class ${n} {}`)).join('\n')
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
-    fs.writeFileSync(path.join(dir, file), `${stub}\n`)
-  }
+  await writeStandIns(source, bundles, dir)
   return dir
 }
 
@@ -221,18 +216,10 @@ try {
 function loadOf(lines, failsToRegister) {
   const load = moduleLoad(lines)
   if (load !== undefined || !failsToRegister) return load
-  const found = lines.find((l) => /^Found \d+ plugins/.test(l.text))
-  const spawned = lines.find((l) => l.text.startsWith('hooks worker spawned'))
+  const { scanMs, spawned } = scanOf(lines)
   const failed = lines.find((l) => /hooks module hark-memory@\S+ failed to load/.test(l.text))
-  if (!found || !spawned || !failed) return undefined
-  return { scanMs: spawned.t - found.t, workerMs: failed.t - spawned.t }
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  if (s.length === 0) return NaN
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+  if (scanMs === undefined || !failed) return undefined
+  return { scanMs, workerMs: failed.t - spawned.t }
 }
 const spread = (xs) => (xs.length === 0 ? [NaN, NaN] : [Math.min(...xs), Math.max(...xs)])
 const summary = plugins.map((p) => {

@@ -13,12 +13,12 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as acorn from 'acorn'
 import { E2E_DIR, REPO_DIR, claudeBin, engineEnv, run } from '../e2e/lib/session.mjs'
 import { startFakeModel } from '../e2e/lib/fake-model.mjs'
-import { debugLines } from '../e2e/lib/timings.mjs'
+import { debugLines, median, scanOf } from '../e2e/lib/timings.mjs'
+import { writeStandIns } from '../e2e/lib/stand-ins.mjs'
 
 const usage = 'usage: node scripts/scan-curve.mjs [rounds] [--keep SHARES]   (rounds ≥ 1, default 7; SHARES: comma-separated, each 0 to 1)'
 const { values: opt, positionals } = parseArgs({ allowPositionals: true, options: { keep: { type: 'string', default: '1,0.75,0.5,0.25,0' } } })
@@ -87,10 +87,7 @@ for (const keep of keeps) {
   }
   for (const rel of ['.claude-plugin/plugin.json', 'hooks/hooks.json']) write(rel, fs.readFileSync(path.join(REPO_DIR, rel)))
   write('build/register.js', text)
-  for (const file of vendored) {
-    const names = Object.keys(await import(pathToFileURL(path.join(REPO_DIR, file)).href))
-    write(file, `${names.map((n) => (n === 'default' ? 'export default function stub() {}' : `export class ${n} {}`)).join('\n')}\n`)
-  }
+  await writeStandIns(REPO_DIR, vendored, dir)
   plugins.push({ name: `keep ${keep}`, dir, ...count(parse(text)), bytes: Buffer.byteLength(text) })
 }
 
@@ -104,21 +101,14 @@ for (let round = 0; round <= rounds; round++) {
     fs.mkdirSync(home, { recursive: true })
     const debug = path.join(dir, 'debug.log')
     await run(claudeBin(), ['-p', 'hi', '--plugin-dir', p.dir, '--debug-file', debug], { cwd: home, env: engineEnv({ home, modelPort: model.port }), timeoutS: 60 })
-    const lines = debugLines(fs.existsSync(debug) ? fs.readFileSync(debug, 'utf8') : '')
-    const found = lines.find((l) => /^Found \d+ plugins/.test(l.text))
-    const spawned = lines.find((l) => l.text.startsWith('hooks worker spawned'))
-    if (round > 0 && found && spawned) samples[p.name].push(spawned.t - found.t)
+    const { scanMs } = scanOf(debugLines(fs.existsSync(debug) ? fs.readFileSync(debug, 'utf8') : ''))
+    if (round > 0 && scanMs !== undefined) samples[p.name].push(scanMs)
     fs.rmSync(dir, { recursive: true, force: true })
   }
   process.stderr.write(`  round ${round}/${rounds}\n`)
 }
 await model.close?.()
 
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y)
-  const m = s.length >> 1
-  return s.length === 0 ? NaN : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
 const floor = median(samples.floor)
 console.log(`The scan of build/register.js (${whole} nodes) cut by share, vendored bundles as stand-ins, ${rounds} rounds, load ${os.loadavg()[0].toFixed(1)}`)
 console.log(`  ${'copy'.padEnd(10)} ${'nodes'.padStart(6)} ${'funcs'.padStart(5)} ${'KB'.padStart(4)} ${'scan'.padStart(6)} ${'above'.padStart(6)}   samples (ms)`)

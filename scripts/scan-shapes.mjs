@@ -19,7 +19,7 @@ import path from 'node:path'
 import * as acorn from 'acorn'
 import { E2E_DIR, claudeBin, engineEnv, run } from '../e2e/lib/session.mjs'
 import { startFakeModel } from '../e2e/lib/fake-model.mjs'
-import { debugLines, moduleLoad } from '../e2e/lib/timings.mjs'
+import { debugLines, median, moduleLoad } from '../e2e/lib/timings.mjs'
 
 const rounds = Number(process.argv[2] ?? 7)
 if (!Number.isInteger(rounds) || rounds < 1) {
@@ -81,7 +81,6 @@ for (let round = 0; round <= rounds; round++) {
     if (round > 0 && load?.scanMs !== undefined) samples[name].push(load.scanMs)
   }
 }
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]
 const floor = median(samples.floor)
 console.log(`The scan by shape, ${rounds} rounds, load ${os.loadavg()[0].toFixed(1)}: median ms (above the floor), µs a node`)
 for (const [name, p] of Object.entries(plugins)) {

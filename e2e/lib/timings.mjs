@@ -1,5 +1,6 @@
 // Reading a finished run for time: each hook's settle time and own time, the module load, when Hark got each
-// request, and the plugin's store writes. Used by scripts/bench-session.mjs; reads artefacts only.
+// request, and the plugin's store writes. Used by scripts/bench-session.mjs, bench-load.mjs, scan-curve.mjs and
+// scan-shapes.mjs; reads artefacts only.
 //
 // What the engine (2.1.332) writes to the debug log, and what is read from it here:
 //   hooks module hark-memory@inline session.start settled in 210.1ms (worker hop, next() included)
@@ -46,16 +47,33 @@ export function debugLines(text) {
  * `scanMs` (to `hooks worker spawned`) and `workerMs` (the worker's start, the module's load and `register`).
  */
 export function moduleLoad(lines, plugin = 'hark-memory') {
-  const found = lines.find((l) => /^Found \d+ plugins/.test(l.text))
-  const spawned = lines.find((l) => l.text.startsWith('hooks worker spawned'))
+  const { scanMs, spawned } = scanOf(lines)
   for (const l of lines) {
     const m = l.text.match(LOADED)
     if (!m || !m[1].startsWith(`${plugin}@`)) continue
-    const scanMs = found && spawned ? spawned.t - found.t : undefined
     const workerMs = spawned ? l.t - spawned.t : undefined
     return { label: m[1], host: m[2], at: l.t, ms: scanMs !== undefined && workerMs !== undefined ? scanMs + workerMs : undefined, scanMs, workerMs }
   }
   return undefined
+}
+
+/**
+ * The engine's scan of the hooks modules on its main thread: `scanMs` from `Found N plugins` to `hooks worker
+ * spawned` (undefined when either line is missing), and the `spawned` line. Read whether or not the module then
+ * loads, so a stand-in whose `register` fails is timed too.
+ */
+export function scanOf(lines) {
+  const found = lines.find((l) => /^Found \d+ plugins/.test(l.text))
+  const spawned = lines.find((l) => l.text.startsWith('hooks worker spawned'))
+  return { scanMs: found && spawned ? spawned.t - found.t : undefined, spawned }
+}
+
+/** The median of `xs` (the mean of the two middle values for an even count); NaN for none. */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  if (s.length === 0) return NaN
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 
 /** Every hook call that settled: { label (module, or modules sharing a hop), event, ms, start, end, hop }. */
