@@ -28,15 +28,15 @@ import { HarkAnswers } from '../core/application/hark-answers'
 import { DetectMove } from '../core/application/detect-move'
 import { GuardEdit, GuardState } from '../core/application/guard-edit'
 import { FindProject } from '../core/application/find-project'
-import { HandOff } from '../core/application/hand-off'
-import { ClaimAhead, HandoffClaim } from '../core/application/handoff-claim'
+import { HandOff, HandoffAhead } from '../core/application/hand-off'
+import { GatherHandoff } from '../core/application/gather-handoff'
 import { HandoffRequest } from '../core/application/handoff-request'
 import { HarkCommand, ProjectLink } from '../core/application/hark-command'
 import { KeyWatch } from '../core/application/key-watch'
 import { LoadConversation } from '../core/application/load-conversation'
 import { NotePrompt } from '../core/application/note-prompt'
 import { ProvideContext } from '../core/application/provide-context'
-import { RecordRepository, SaveQueue } from '../core/application/record-repository'
+import { RecordRepository } from '../core/application/record-repository'
 import { RecordWork } from '../core/application/record-work'
 import { Settings, settingsFrom } from '../core/application/settings'
 import { PathState, ProjectPaths } from '../core/application/project-paths'
@@ -71,7 +71,6 @@ function loadBindings(settings: Settings) {
       bind,
       PluginLoad, // LoadConversation
       StoreHealth, // StoreCalls
-      SaveQueue, // RecordRepository
       IdentityCache,
       ProjectLink,
       HarkAnswers, // written by McpHarkGateway alone
@@ -86,7 +85,7 @@ const conversationBindings = conversationModule((bind) => {
     StartState, // StartSession (the brief owed: ProvideContext)
     ConversationState, // RecordRepository (moved: DetectMove)
     HeldClaims, // Claims
-    ClaimAhead, // HandoffClaim
+    HandoffAhead, // HandOff
     BriefState, // BriefService
     GuardState, // GuardEdit
     PathState, // ProjectPaths
@@ -108,7 +107,7 @@ const callBindings = callModule((bind) => {
     [HarkEndpointId, Clock, HarkIdentityId, HarkAnswers, BriefState, StartState, ConversationState, Settings, Host],
   )
   perCallClass(bind, StoreCalls, [KeyValueStore, Clock, Host, StoreHealth])
-  perCallClass(bind, RecordRepository, [StoreCalls, Clock, Entropy, Host, SaveQueue, ConversationState])
+  perCallClass(bind, RecordRepository, [StoreCalls, Clock, Entropy, Host, ConversationState])
   perCallClass(bind, Claims, [StoreCalls, Clock, Entropy, ConversationState, HeldClaims])
   perCallClass(bind, ProjectPaths, [PathState, Files, SessionInfo])
   // The parts a service alone uses are built with it, by plain `new` (each binding a call resolves costs the call).
@@ -130,9 +129,9 @@ const callBindings = callModule((bind) => {
   perCall(
     bind,
     HandOff,
-    (start: StartState, conversation: ConversationState, records: RecordRepository, claims: Claims, briefs: BriefService, clock: Clock, ahead: ClaimAhead, hark: HarkGateway, host: Host, settings: Settings, paths: ProjectPaths, later: DeliverLater) =>
-      new HandOff(start, conversation, records, new HandoffClaim(start, conversation, records, claims, briefs, clock, ahead), new HandoffRequest(hark, host, settings, paths, later, conversation), clock),
-    [StartState, ConversationState, RecordRepository, Claims, BriefService, Clock, ClaimAhead, HarkGateway, Host, Settings, ProjectPaths, DeliverLater],
+    (start: StartState, briefs: BriefState, conversation: ConversationState, records: RecordRepository, clock: Clock, claims: Claims, ahead: HandoffAhead, hark: HarkGateway, host: Host, settings: Settings, paths: ProjectPaths, later: DeliverLater) =>
+      new HandOff(new GatherHandoff(start, briefs, conversation, records, clock), claims, records, new HandoffRequest(hark, host, settings, paths, later, conversation), ahead, clock),
+    [StartState, BriefState, ConversationState, RecordRepository, Clock, Claims, HandoffAhead, HarkGateway, Host, Settings, ProjectPaths, DeliverLater],
   )
 })
 

@@ -36,6 +36,16 @@ export class FakeStore {
   readonly reads: string[] = []
   /** Make every read of keys hang (a store whose lock is never granted). */
   hangReads = false
+  /**
+   * Another process holds the store's lock: each write and delete retries for about 0.7 s, then fails, as the
+   * engine's does (docs/engine.md, "The store's lock"); one that finds the lock released meanwhile goes through.
+   * Reads take no lock.
+   */
+  locked = false
+  /** Hold the writes of keys this matches until `land` takes them: a store that takes writes late, in an order of its choosing. */
+  holdKeys: RegExp | undefined
+  /** The writes held, oldest first. */
+  readonly held: { readonly key: string; readonly land: () => void }[] = []
 
   constructor(entries: Record<string, unknown> = {}) {
     for (const [k, v] of Object.entries(entries)) this.data.set(k, v)
@@ -44,7 +54,19 @@ export class FakeStore {
   keysWith(prefix: string): string[] {
     return [...this.data.keys()].filter((k) => k.startsWith(prefix))
   }
+
+  /** Lets the held writes land, newest or oldest first; how many landed. */
+  land(order: 'newest-first' | 'oldest-first'): number {
+    const writes = this.held.splice(0)
+    for (const w of order === 'newest-first' ? writes.reverse() : writes) w.land()
+    return writes.length
+  }
 }
+
+/** The engine's store lock (proper-lockfile): retried this often, and given up after this long (ms). */
+const LOCK_RETRY_MS = 50
+const LOCK_GIVE_UP_MS = 700
+
 
 export interface WorldOptions {
   /** Files by absolute path. Default: the project file `.hark/project` holding V-012. */
@@ -159,13 +181,25 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
     if (store.hangReads) await new Promise(() => undefined)
     return { value: [...store.data.keys()] }
   })
-  on('store.delete', (_$, e) => {
+  /** Waits for the lock as the engine does: whether it was granted. */
+  const lockGranted = async () => {
+    for (let waited = 0; store.locked; waited += LOCK_RETRY_MS) {
+      if (waited >= LOCK_GIVE_UP_MS) return false
+      await clock.sleep(LOCK_RETRY_MS)
+    }
+    return true
+  }
+  const LOCK_HELD = '$.store.set failed: Lock file is already being held'
+  on('store.delete', async (_$, e) => {
+    if (!(await lockGranted())) return { deny: LOCK_HELD }
     store.data.delete(e.key)
     return { value: undefined }
   })
   on('store.set', async (_$, e) => {
     store.writes.push(e.key)
     if (store.hangWrites) await new Promise(() => undefined)
+    if (store.holdKeys?.test(e.key) === true) await new Promise<void>((land) => store.held.push({ key: e.key, land }))
+    if (!(await lockGranted())) return { deny: LOCK_HELD }
     if (store.refuseWrites || store.refuseKeys?.test(e.key) === true) return { deny: 'the store file is damaged' }
     // The engine keeps JSON data: what comes back is a copy.
     store.data.set(e.key, JSON.parse(JSON.stringify(e.value ?? null)))

@@ -182,9 +182,9 @@ export async function onTurnComplete(app: Application, $: EngineInterface, e: Tu
 export async function onClassicSessionEnd(app: Application, $: EngineInterface, e: Parameters<Hook<'classic.SessionEnd'>>[1], next: Next<'classic.SessionEnd'>) {
   const path = typeof e.transcript_path === 'string' ? e.transcript_path : undefined
   await hookCall(app, $, 'classic.SessionEnd')(async (uc) => {
-    await uc.move.run(path)
-    // session.end comes next: its handoff claims now, while the other records are read.
-    await uc.handOff.claimAhead()
+    // session.end comes next: its handoff reads the other records and claims now, beside the move check.
+    const moveChecked = uc.move.run(path)
+    await Promise.all([moveChecked, uc.handOff.prepare(moveChecked)])
   })
   return next(e)
 }

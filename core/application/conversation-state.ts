@@ -44,16 +44,28 @@ export interface MovedWrites extends ConversationReads {
   noteMoved(moved: boolean): void
 }
 
+/** A write of this process's record in flight: the version of the record it carries, and whether the store took it. */
+export interface RecordWrite {
+  readonly version: number
+  readonly landed: Promise<boolean>
+}
+
 export class ConversationState implements MovedWrites {
   open: OpenConversation | undefined
   record: ConversationRecord | undefined
   view: ConversationView | undefined
   others: Others = new Map()
+  /** The store's keys as last read with the others. */
+  keys: readonly string[] | undefined
   refused = false
   moved = false
-  /** The read of the other records classic.SessionEnd began, for the handoff that follows (taken once). */
-  readAhead: Promise<Others | undefined> | undefined
-  /** A write of the record waits in the save queue: a later change needs no other. */
+  /** The record's version: raised by each change kept in memory; a write carries the version it stores. */
+  version = 0
+  /** The highest version the store took. */
+  storedVersion = 0
+  /** The write of the record in flight: one at a time, so the store takes them in the order they were made. */
+  writing: RecordWrite | undefined
+  /** A write after the hook is waiting for the one in flight: a later change needs no other. */
   persistWaiting = false
   /** The record as last stored, but for its `savedAt`. */
   stored: string | undefined

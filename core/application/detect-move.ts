@@ -26,8 +26,6 @@ export class DetectMove {
     const { start, conversation } = this
     // Idle or a placeholder: nothing to hand off, nothing to read.
     if (start.phase === 'idle' || start.phase === 'placeholder') return
-    // session.end's handoff comes next: the other processes' records are read for it meanwhile.
-    if (start.activeProject) this.store.readAhead({ waitMs: STORE_WAIT_EXIT_MS })
     // The transcript needs no start: read it first, so a start still going (a slow store) loses nothing.
     const tail = await this.tail(transcriptPath)
     if (tail !== undefined) {

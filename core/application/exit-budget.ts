@@ -24,11 +24,24 @@ export const EXIT_REQUEST_MS = 200
 const REQUEST_MS = 3_000
 
 export class ExitBudget {
-  /** Each store call's options: at exit 150 ms, a late write counting as refused. */
-  readonly store: StoreCallOptions
+  constructor(private readonly window: ExitWindow | undefined) {}
 
-  constructor(private readonly window: ExitWindow | undefined) {
-    this.store = window === undefined ? { waitMs: STORE_WAIT_MS } : { waitMs: STORE_WAIT_EXIT_MS, exit: true }
+  /**
+   * A store call's options before the request: at exit 150 ms at most, and no more than leaves the request
+   * its share (`step`), a write still waiting then counting as refused; elsewhere the usual wait.
+   */
+  get store(): StoreCallOptions {
+    return this.window === undefined ? { waitMs: STORE_WAIT_MS } : { waitMs: Math.max(0, Math.min(STORE_WAIT_EXIT_MS, this.step())), exit: true }
+  }
+
+  /** A store call's options after the requests (keeping a handoff for later): at exit 150 ms, never past the window's end. */
+  get keepStore(): StoreCallOptions {
+    return this.window === undefined ? { waitMs: STORE_WAIT_MS } : { waitMs: Math.min(STORE_WAIT_EXIT_MS, this.window.left()), exit: true }
+  }
+
+  /** What is left of the exit window (ms), or undefined outside the exit. */
+  windowLeft(): number | undefined {
+    return this.window?.left()
   }
 
   get exiting(): boolean {

@@ -1,41 +1,34 @@
 /**
- * The handoff (SPEC.md: session.end; The handoff; /hark handoff; One conversation, several processes). At
- * most one handoff per piece of work: a process stores a claim first (./handoff-claim), the first claim
- * wins, and the winner marks the work closed before it sends anything (./handoff-request). `preview`
- * (SPEC.md: /hark preview) takes the same steps and builds the same payload, and stops before the claim:
- * nothing is stored or sent.
+ * The handoff (SPEC.md: session.end; The handoff; /hark handoff; One conversation, several processes): gathers
+ * what the store shows (./gather-handoff), asks the domain's decision (core/domain/conversation/
+ * handoff-decision.ts: claim, stay quiet, or send; at most one handoff per piece of work), and carries the
+ * answer out: the claim, the mark before anything is sent, the request and its fallbacks (./handoff-request).
+ *
+ * The exit runs in two hooks (docs/architecture.md, "The exit"): classic.SessionEnd reads the other records
+ * and stores the claim ahead (`prepare`), outside the exit window; session.end then marks and sends. Every
+ * store call of the exit waits at most 150 ms, and none waits for a write of the record made before the
+ * exit (RecordRepository writes one at a time, in order, whatever the caller waits for).
+ * `preview` (SPEC.md: /hark preview) takes the same steps up to the claim: nothing is stored or sent.
+ *
+ * State: `HandoffAhead`, for the conversation: what classic.SessionEnd prepared, until session.end takes it.
+ * HandOff, built for each hook call, is its only writer.
  */
-import { markHandedOff, markOwnHandedOff, ownWork } from '../domain/conversation/merge'
-import type { ConversationView } from '../domain/conversation/record'
+import type { ClaimAttempt } from '../domain/conversation/claim'
+import { decideHandoff, toolFor, type HandoffDecision, type Pending } from '../domain/conversation/handoff-decision'
+import { markHandedOff, markOwnHandedOff } from '../domain/conversation/merge'
 import { CLOSE_REASON, type HandoffPayload } from '../domain/handoff'
-import type { ProjectRef } from '../domain/project'
-import { hasWork, type Work } from '../domain/work'
 import type { Clock } from '../ports/clock.port'
-import type { HarkFailureKind } from '../ports/hark.port'
-import type { ConversationReads } from './conversation-state'
-import { within } from './deadline'
+import type { Claims } from './claims'
+import { quiet, within } from './deadline'
 import { ExitBudget, type ExitWindow } from './exit-budget'
-import type { Ahead, HandoffClaim } from './handoff-claim'
-import type { HandoffRequest } from './handoff-request'
+import { factsOf, type GatherHandoff, type HandoffRead, type Snapshot } from './gather-handoff'
+import type { HandoffRequest, RequestsOutcome } from './handoff-request'
 import type { RecordRepository } from './record-repository'
+import { STORE_WAIT_EXIT_MS } from './store-calls'
 
 export type { ExitWindow } from './exit-budget'
-import type { StartReads } from './start-session'
 
-export type HandoffOutcome =
-  | { readonly kind: 'idle' }
-  | { readonly kind: 'moved' }
-  | { readonly kind: 'nothing' }
-  | { readonly kind: 'taken' }
-  | { readonly kind: 'sent'; readonly tool: 'end_session' | 'session_stopped' | 'close_session'; readonly work: Work }
-  | {
-      readonly kind: 'failed'
-      readonly tool: 'end_session' | 'session_stopped' | 'close_session'
-      readonly detail: string
-      /** How it failed (`key-refused` when Hark refused the access key for any of the requests). */
-      readonly failure: HarkFailureKind
-      readonly work: Work
-    }
+export type HandoffOutcome = { readonly kind: 'idle' | 'moved' | 'nothing' | 'taken' } | RequestsOutcome
 
 /** What the handoff would send now (`HandOff.preview`): nothing, `close_session` with its reason, or `end_session`'s arguments. */
 export type HandoffPreview =
@@ -45,148 +38,167 @@ export type HandoffPreview =
   | { readonly kind: 'close_session'; readonly reason: string }
   | { readonly kind: 'end_session'; readonly payload: HandoffPayload }
 
-/** The conversation's pending work, once the steps before a claim are done. */
-interface Pending {
-  readonly kind: 'pending'
-  readonly tool: 'end_session' | 'close_session'
-  readonly project: ProjectRef
-  readonly recordKey: string
-  readonly view: ConversationView
-  /** The clock reading of the read (epoch ms), for the claim and the mark. */
-  readonly at: number
-  /** The other records the view was merged from (undefined: the store did not answer), for the mark. */
-  readonly others: ConversationReads['others'] | undefined
+/** What classic.SessionEnd prepared: the records read, and the claim stored for `segment` when there was something to hand off. */
+interface Prepared extends HandoffRead {
+  readonly claim?: { readonly segment: number; readonly attempt: ClaimAttempt }
 }
+
+/** What classic.SessionEnd prepares for the session.end that follows. Written by HandOff alone. */
+export class HandoffAhead {
+  preparing: Promise<Prepared | undefined> | undefined
+  /** session.end went on without it: it must claim nothing more. */
+  abandoned = false
+}
+
+/** The exit's store calls at classic.SessionEnd, outside the window: SPEC's 150 ms, a late write counting as refused. */
+const AHEAD = { waitMs: STORE_WAIT_EXIT_MS, exit: true } as const
 
 export class HandOff {
   constructor(
-    private readonly start: StartReads,
-    private readonly conversation: ConversationReads,
+    private readonly gather: GatherHandoff,
+    private readonly claims: Claims,
     private readonly records: RecordRepository,
-    private readonly claims: HandoffClaim,
     private readonly request: HandoffRequest,
+    private readonly ahead: HandoffAhead,
     private readonly clock: Clock,
   ) {}
 
   /**
-   * Hands the conversation's pending work off: what is pending, the claim, the mark, the request, the status.
+   * Hands the conversation's pending work off: the decision, the claim, the mark, the request, the status.
    * @param exit the exit window (session.end), or undefined for /hark handoff
    */
   async run(exit?: ExitWindow): Promise<HandoffOutcome> {
     const budget = new ExitBudget(exit)
-    const ahead = await this.claims.take(budget)
-    const pending = await this.pending(budget, ahead)
-    if (pending.kind !== 'pending') {
-      // Claimed ahead for work that is gone: the claim goes, so it holds up no other process's handoff.
-      if (ahead?.claim) await this.bounded(budget, () => this.claims.release(ahead, budget))
-      return pending
+    const prepared = await this.take(budget)
+    const read = prepared ?? (await this.readNow(budget))
+    const snapshot = this.gather.snapshot(read)
+    if (!snapshot) {
+      await this.release(prepared, budget)
+      return { kind: 'idle' }
     }
-    const claim = await this.claims.claim(pending.view.segment, ahead, budget, pending.at)
-    if (!claim.won && !claim.refused) return { kind: 'taken' }
-    if (claim.refused) this.records.refuse()
-    const { work, notes } = await (claim.refused ? this.markOwn(pending, budget) : this.mark(pending, budget))
-    if (!hasWork(work) && !pending.view.sessionOpen && claim.refused) return { kind: 'nothing' }
-    const venture = pending.project.venture
-    const outcome = await (hasWork(work) ? this.request.send(venture, this.request.payloadFor(venture, work, notes), budget) : this.request.close(work, budget))
-    if (outcome.kind === 'sent') await this.noteSent(outcome.tool, budget)
+    // The claim made ahead counts when it is for the segment the view is at now.
+    let claim = prepared?.claim?.segment === snapshot.view.segment ? prepared.claim.attempt : undefined
+    let decision = this.decide(snapshot, claim)
+    if (decision.kind === 'claim') {
+      claim = await this.claims.claim(decision.segment, { ...budget.store, at: snapshot.at })
+      decision = this.decide(snapshot, claim)
+    }
+    if (decision.kind === 'quiet') {
+      await this.release(prepared, budget)
+      return { kind: decision.why === 'rival' ? 'taken' : decision.why }
+    }
+    if (decision.kind !== 'send') return { kind: 'nothing' }
+    // A refused claim refuses the conversation, as a refused record does (SPEC.md, Limits).
+    if (decision.share === 'own' && !snapshot.refused) this.records.refuse()
+    await this.mark(decision.share, snapshot, budget)
+    const outcome = await this.request.carry(decision.tool, snapshot.project.venture, decision.pending, budget)
+    if (outcome.kind === 'sent') await this.noteSent(outcome.tool, snapshot, budget)
     return outcome
   }
 
-  /** session.end comes next (classic.SessionEnd): its claim is made now, while the other records are read. */
-  claimAhead(): Promise<void> {
-    return this.claims.claimAhead()
+  /**
+   * classic.SessionEnd, beside the move check (`moveChecked`): when the start, its brief and its housekeeping
+   * are in, the other records are read now and, when there is something to hand off, the claim stored with
+   * them, so session.end goes from the mark to the request. The hook waits for this at most as long as a
+   * claim at exit may take; session.end waits for the rest within its window and goes on alone when it is
+   * not done (a claim stored later is one it takes over as its own). Never rejects.
+   */
+  async prepare(moveChecked: Promise<unknown>): Promise<void> {
+    this.ahead.abandoned = false
+    await within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => (this.ahead.preparing = quiet(this.readAndClaim(moveChecked))))
   }
 
   /**
-   * What `run` would send if the session ended now (SPEC.md: /hark preview): the same steps up to the
-   * request (the start and its brief awaited, the store's latest records read and merged), and the same
-   * payload builder; nothing is claimed, marked, stored or sent. The conversation's merged work is shown,
-   * as the process that wins the claim sends it.
+   * What `run` would send if the session ended now (SPEC.md: /hark preview): the same steps up to the claim,
+   * and the same payload builder; nothing is claimed, marked, stored or sent. The conversation's merged work
+   * is shown, as the process that wins the claim sends it.
    */
   async preview(): Promise<HandoffPreview> {
-    const pending = await this.pending(new ExitBudget(undefined))
-    if (pending.kind !== 'pending') return pending
-    if (pending.tool === 'close_session') return { kind: 'close_session', reason: CLOSE_REASON }
-    return { kind: 'end_session', payload: this.request.payloadFor(pending.project.venture, pending.view.work, pending.view.notes).payload }
+    const budget = new ExitBudget(undefined)
+    const snapshot = this.gather.snapshot(await this.readNow(budget))
+    if (!snapshot) return { kind: 'idle' }
+    const decision = this.decide(snapshot, undefined)
+    if (decision.kind === 'quiet') return { kind: decision.why === 'moved' ? 'moved' : 'nothing' }
+    const tool = decision.kind === 'send' ? decision.tool : toolFor(snapshot.view, snapshot.sessionOpen)
+    const pending: Pending = decision.kind === 'send' ? decision.pending : snapshot.view
+    if (tool === 'close_session') return { kind: 'close_session', reason: CLOSE_REASON }
+    return tool === 'end_session' ? { kind: 'end_session', payload: this.request.payloadFor(snapshot.project.venture, pending).payload } : { kind: 'nothing' }
   }
 
-  /**
-   * The steps `run` and `preview` share: the conversation's pending work and the tool that would carry it.
-   * `ahead`: what classic.SessionEnd read and claimed, so nothing is read again.
-   */
-  private async pending(budget: ExitBudget, ahead?: Ahead): Promise<Pending | { readonly kind: 'idle' | 'moved' | 'nothing' }> {
-    // The start goes on after session.start settles: a session that ends at once waits for it, keeping
-    // time in the window for what follows.
-    await within(this.clock, () => budget.reserve(), () => this.start.started())
-    const project = this.start.activeProject
-    const c = this.conversation
-    const recordKey = c.open?.recordKey
-    if (!project || !recordKey) return { kind: 'idle' }
-    // A moved conversation is handed off by the background process, which reads the store: all of it but
-    // what this process's store refused to take, which this process hands off itself (SPEC.md, Limits).
-    if (c.moved && !c.refused) return { kind: 'moved' }
-    let at = ahead?.at
-    let others = ahead?.others
-    if (at === undefined) {
-      await this.claims.settled(budget)
-      // The latest merge of every process's record (a refused read leaves this process's own; at exit, the
-      // records read ahead when the exit chain began); nothing is written until there is something to mark.
-      const reading = this.clock.now()
-      await this.bounded(budget, async () => (others = await (budget.exiting ? this.records.refreshForHandoff(budget.store) : this.records.refresh(budget.store))))
-      at = await reading
+  private decide(snapshot: Snapshot, claim: ClaimAttempt | undefined): HandoffDecision {
+    return decideHandoff(factsOf(snapshot, this.claims.heldKeys, claim))
+  }
+
+  /** classic.SessionEnd's part: the read, and the claim beside it when the decision asks for one. */
+  private async readAndClaim(moveChecked: Promise<unknown>): Promise<Prepared | undefined> {
+    // Only what is already in: a start, a brief or housekeeping still going is session.end's to wait for.
+    if (!(await this.gather.ready(0))) return undefined
+    const reading = this.gather.read(AHEAD)
+    await moveChecked
+    // The claim goes with what this process knows (its own work, the segment as last read) while the
+    // other records are read: SPEC's rule is on the claims alone, and the mark covers what the read finds.
+    const known = this.gather.snapshot({ reading: undefined, at: await this.clock.now() })
+    const decision = known && this.decide(known, undefined)
+    const claiming = known && decision?.kind === 'claim' && !this.ahead.abandoned ? this.claims.claim(decision.segment, { ...AHEAD, at: known.at }, true) : undefined
+    const [read, attempt] = await Promise.all([within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => reading), claiming])
+    const now = read.done ? this.gather.snapshot(read.value) : undefined
+    // A store too slow to read in time, or a segment another process closed meanwhile: session.end reads
+    // and claims for itself, and a claim for a closed segment goes.
+    if (!read.done || !now || (attempt && now.view.segment !== known?.view.segment)) {
+      if (attempt?.stored) await this.claims.release(attempt.key, AHEAD)
+      return undefined
     }
-    // The view as it is now: a change recorded since the read is merged into it.
-    const view = c.view
-    if (!view || !c.record) return { kind: 'idle' }
-    const tool = this.claims.toolFor(view)
-    if (!tool) return { kind: 'nothing' }
-    return { kind: 'pending', tool, project, recordKey, view, at, others }
+    return { ...read.value, ...(attempt && { claim: { segment: now.view.segment, attempt } }) }
   }
 
   /**
-   * The winner marks the work closed before it sends anything, over the records the read found: the mark
-   * covers the view it sends, with no second read.
+   * What the handoff starts from: at exit, what classic.SessionEnd prepared, waited for while the window
+   * allows (not in time: this handoff reads and claims itself, and the claim made ahead, if it comes, is its
+   * own); for /hark handoff nothing, and what was prepared for an exit that has not come is dropped.
    */
-  private async mark({ recordKey, view, at, others }: Pending, budget: ExitBudget): Promise<{ readonly work: Work; readonly notes?: string | undefined }> {
-    // The view is sent whatever becomes of the mark: a write counted as refused may still land, and a mark of
-    // the others' work that lands after a handoff of this process's own would lose theirs.
-    await this.bounded(budget, () => this.records.save((r, { others: read, view: latest, now }) => markHandedOff(recordKey, r, latest, read, now, true, view), { ...budget.store, at, over: others }))
-    return { work: view.work, notes: view.notes }
+  private async take(budget: ExitBudget): Promise<Prepared | undefined> {
+    const preparing = this.ahead.preparing
+    this.ahead.preparing = undefined
+    if (!budget.exiting || !preparing) return undefined
+    const taken = await within(this.clock, () => budget.reserve(), () => preparing)
+    if (taken.done) return taken.value
+    this.ahead.abandoned = true
+    return undefined
+  }
+
+  /** Without what classic.SessionEnd prepared: the start, its brief and housekeeping waited for within the window, then a read. */
+  private async readNow(budget: ExitBudget): Promise<HandoffRead> {
+    await this.gather.ready(() => budget.reserve())
+    return this.gather.read(budget.store)
+  }
+
+  /** Removes the claim made ahead when the work it was for is gone, so it holds up no other process's handoff. */
+  private async release(prepared: Prepared | undefined, budget: ExitBudget): Promise<void> {
+    const attempt = prepared?.claim?.attempt
+    if (attempt?.stored) await this.claims.release(attempt.key, budget.store)
   }
 
   /**
-   * SPEC.md, Limits: when the store refuses, this process hands off its own work, marked on its latest
-   * record (and stored, when the store takes it, so no later process sends it again). From memory first:
-   * the work is known even when the store does not take the mark in time.
+   * The mark, before anything is sent, over the records the view was merged from (no second read: when the
+   * read failed, the store is not asked again): the whole view's work (the claim won), or this process's own
+   * (refused). The work is sent whatever becomes of the mark: a write counted as refused may still land.
    */
-  private async markOwn({ recordKey, view }: Pending, budget: ExitBudget): Promise<{ readonly work: Work; readonly notes?: string | undefined }> {
-    const current = this.conversation.record
-    let own: { readonly work: Work; readonly notes?: string | undefined } = current ? ownWork(current, recordKey) : { work: view.work }
-    await this.bounded(budget, () =>
-      this.records.save((r, { view: latest, now }) => {
-        // With the cursors the read found: work another process handed off is not this one's to send again.
-        const read = { ...r, cursors: latest.cursors }
-        own = ownWork(read, recordKey)
-        return markOwnHandedOff(read, recordKey, now)
-      }, budget.store),
-    )
-    return own
+  private async mark(share: 'all' | 'own', s: Snapshot, budget: ExitBudget): Promise<void> {
+    const { recordKey } = s.open
+    const options = { ...budget.store, at: s.at, over: s.others }
+    if (share === 'all') {
+      await this.records.save((r, { others, view, now }) => markHandedOff(recordKey, r, view, others, now, true, s.view), options)
+    } else {
+      // With the cursors the store showed: work another process handed off is not this one's to send again.
+      await this.records.save((r, { view, now }) => markOwnHandedOff({ ...r, cursors: view.cursors }, recordKey, now, s.record), options)
+    }
   }
 
   /** The status line's handoff state: Hark drafts the handoff after session_stopped; otherwise the work is handed off. */
-  private async noteSent(tool: 'end_session' | 'session_stopped' | 'close_session', budget: ExitBudget): Promise<void> {
-    const status = { state: tool === 'session_stopped' ? 'Draft' : 'Clean', needYou: this.conversation.view?.status?.needYou ?? 0, at: await this.clock.now() } as const
+  private async noteSent(tool: RequestsOutcome['tool'], s: Snapshot, budget: ExitBudget): Promise<void> {
+    const status = { state: tool === 'session_stopped' ? 'Draft' : 'Clean', needYou: s.view.status?.needYou ?? 0, at: await this.clock.now() } as const
     // At exit there is no time for another store write: the status is noted in memory only.
     if (budget.exiting) this.records.noteStatus(status)
     else await this.records.save((r) => ({ ...r, status }))
-  }
-
-  /**
-   * At exit, a store step queued behind saves still running (a store that answers slowly) waits only while
-   * time is left for the request after it; it goes on after that. Elsewhere it is simply awaited.
-   */
-  private async bounded(budget: ExitBudget, step: () => Promise<unknown>): Promise<void> {
-    if (budget.exiting) await within(this.clock, () => budget.step(), step)
-    else await step()
   }
 }

@@ -2,12 +2,15 @@
  * The conversation's records in the plugin's store (SPEC.md: What it stores; One conversation, several
  * processes): this process's own record, read back merged with the others' (`mergeConversation`) and written
  * under its own key only. Every call takes what it works on as arguments and returns what it read; none
- * depends on an earlier call of the same hook. Saves run one at a time (`SaveQueue`). A refused write of
- * the record is a refusal of the conversation (this process then hands off its own work); a write that is
- * only slow outside the exit is not: the record counts as stored once the write lands.
+ * depends on an earlier call of the same hook, and none waits for another: a change is made to the record in
+ * memory at once, then written. Writes of the record go one at a time, each carrying the record as it is
+ * when it starts, so the store takes them in the order they were made and a late write of an older record
+ * never lands over a newer one. A refused write of the record is a refusal of the conversation (this process
+ * then hands off its own work); a write that is only slow outside the exit is not: the record counts as
+ * stored once the write lands.
  *
- * State: `ConversationState` (./conversation-state) for the conversation, `SaveQueue` for the plugin load;
- * RecordRepository, built for each hook call, is the only writer of both.
+ * State: `ConversationState` (./conversation-state), for the conversation; RecordRepository, built for each
+ * hook call, is its only writer.
  */
 import { parseRecordKey, recordKey as makeRecordKey, newConversationId, type ConversationKey } from '../domain/conversation/keys'
 import { keptAfterHandoff, newRecord, noteSession, type ConversationRecord, type ConversationView } from '../domain/conversation/record'
@@ -16,8 +19,8 @@ import { sanitizeRecord } from '../domain/conversation/sanitize'
 import type { Clock } from '../ports/clock.port'
 import type { Entropy } from '../ports/entropy.port'
 import type { Host } from '../ports/host.port'
-import { describeError, quiet, within } from './deadline'
-import type { ConversationState, OpenConversation, Others } from './conversation-state'
+import { describeError, within } from './deadline'
+import type { ConversationState, OpenConversation, Others, RecordWrite } from './conversation-state'
 import type { StoreCallOptions, StoreCalls } from './store-calls'
 
 /** What a change to this process's record may look at: the other records and the merge before it. */
@@ -34,16 +37,10 @@ export interface SaveOptions extends StoreCallOptions {
   readonly over?: Others | undefined
 }
 
-/** The plugin load's save queue: every save of the record, and every read that must see them, one at a time. */
-export class SaveQueue {
-  private chain: Promise<unknown> = Promise.resolve()
-
-  /** Runs `work` after everything queued before it; resolves to its outcome. */
-  queue<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(work)
-    this.chain = quiet(run)
-    return run
-  }
+/** The other records of the conversation as one read found them, and the store's keys then. */
+export interface Reading {
+  readonly others: Others
+  readonly keys: readonly string[]
 }
 
 export class RecordRepository {
@@ -52,7 +49,6 @@ export class RecordRepository {
     private readonly clock: Clock,
     private readonly entropy: Entropy,
     private readonly host: Host,
-    private readonly saves: SaveQueue,
     private readonly conversation: ConversationState,
   ) {}
 
@@ -62,7 +58,7 @@ export class RecordRepository {
    */
   async open(key: ConversationKey, loadedAt: number, sessionId: string): Promise<Others> {
     const recordKey = makeRecordKey(key, loadedAt, this.entropy.randomHex(8))
-    const others = (await this.read({ key, recordKey })) ?? new Map<string, ConversationRecord>()
+    const others = (await this.read({ key, recordKey }))?.others ?? new Map<string, ConversationRecord>()
     const record = newRecord(conversationIdOf(others) ?? newConversationId(this.entropy.randomHex(32)))
     this.conversation.begin({ key, recordKey, sessionId }, record, mergeConversation(recordKey, record, others))
     this.conversation.others = others
@@ -75,98 +71,87 @@ export class RecordRepository {
   }
 
   /**
-   * Every record of conversation `open.key` but `open.recordKey` (this process's own), sanitized; damaged
-   * ones are left out. Undefined: the store did not answer.
+   * Every record of conversation `open.key` but `open.recordKey` (this process's own), sanitized (damaged
+   * ones are left out), and the keys read. Undefined: the store did not answer.
    */
-  private async read(open: Pick<OpenConversation, 'key' | 'recordKey'>, options?: StoreCallOptions): Promise<Map<string, ConversationRecord> | undefined> {
+  private async read(open: Pick<OpenConversation, 'key' | 'recordKey'>, options?: StoreCallOptions): Promise<Reading | undefined> {
     const keys = await this.calls.keys(options)
     if (keys === undefined) return undefined
     const mine = keys.filter((k) => parseRecordKey(k)?.conversation === open.key && k !== open.recordKey)
     const values = await this.calls.values(mine, options)
     if (!values) return undefined
-    const out = new Map<string, ConversationRecord>()
+    const others = new Map<string, ConversationRecord>()
     let damaged = false
     mine.forEach((key, i) => {
       const record = sanitizeRecord(values[i])
-      if (record) out.set(key, record)
+      if (record) others.set(key, record)
       else damaged ||= values[i] !== undefined
     })
     if (damaged && this.calls.firstDamage()) {
       this.host.log('Hark: the plugin store holds a damaged record of this conversation; it is ignored, and the work recorded elsewhere is kept.')
     }
-    return out
+    return { others, keys }
   }
 
-  /** Keeps `record` as this process's record, `others` as the records last read, and their merge as the view. */
+  /** Keeps `record` as this process's record (a new version of it), `others` as the records last read, and their merge as the view. */
   private keep(recordKey: string, record: ConversationRecord, others: Others): void {
     const c = this.conversation
     c.record = record
     c.others = others
     c.view = mergeConversation(recordKey, record, others)
+    c.version++
   }
 
   /**
    * The latest merge of every process's record into the view, reading only (a refused read leaves the view
-   * as it was). Queued with the saves, so it sees what this process saved before it. Resolves to the
-   * records read (undefined: none, or refused).
+   * as it was). Resolves to what was read (undefined: nothing, or refused).
    */
-  refresh(options?: StoreCallOptions): Promise<Others | undefined> {
-    return this.saves.queue(async () => {
-      const open = this.conversation.open
-      const others = open && (await this.read(open, options))
-      if (others) this.see(others)
-      return others
-    })
-  }
-
-  /** Merges `others` (as a read found them) with this process's record as it is now into the view. */
-  see(others: Others): void {
-    const { open, record } = this.conversation
-    if (open && record) this.keep(open.recordKey, record, others)
-  }
-
-  /**
-   * classic.SessionEnd, where the exit chain begins: the other processes' records are read now (queued like
-   * `refresh`, reading only) for the handoff session.end runs next, which then sends end_session a read
-   * sooner. Not waited for by the hook.
-   */
-  readAhead(options?: StoreCallOptions): void {
+  async refresh(options?: StoreCallOptions): Promise<Reading | undefined> {
     const open = this.conversation.open
-    if (open) this.conversation.readAhead = quiet(this.saves.queue(() => this.read(open, options)))
+    const reading = open && (await this.read(open, options))
+    if (reading) this.see(reading)
+    return reading
   }
 
-  /**
-   * The handoff's read: the records read ahead at the start of the exit chain when there are some (taken
-   * once), merged with this process's record as it is now; else `refresh`. Records another process saved
-   * since are not in the view: their work is not marked, and goes in a later handoff. Resolves to the records merged.
-   */
-  async refreshForHandoff(options?: StoreCallOptions): Promise<Others | undefined> {
-    const reading = this.conversation.readAhead
-    this.dropReadAhead()
-    const ahead = await reading
-    if (!ahead) return this.refresh(options)
-    this.see(ahead)
-    return ahead
-  }
-
-  /** /hark handoff: what was read ahead for an exit that has not come is stale by the time it does. */
-  dropReadAhead(): void {
-    this.conversation.readAhead = undefined
+  /** Merges the records a read found with this process's record as it is now into the view. */
+  see({ others, keys }: Reading): void {
+    const c = this.conversation
+    const { open, record } = c
+    if (!open || !record) return
+    c.others = others
+    c.keys = keys
+    c.view = mergeConversation(open.recordKey, record, others)
   }
 
   /**
    * Applies `change` to this process's record, merges the conversation's other records (`options.over`, or
    * read now) into the view, and stores the record. The in-memory record changes even when the store
    * refuses the write, so nothing recorded is lost for this process's own handoff. Resolves to whether the
-   * store took the write in its wait.
+   * store took a write carrying the change within the wait; at exit (`options.exit`) a write not taken in
+   * it counts as refused (SPEC.md, Limits).
    */
-  save(change: RecordChange = (r) => r, options: SaveOptions = {}): Promise<boolean> {
-    return this.saves.queue(() => this.saveNow(change, options))
+  async save(change: RecordChange = (r) => r, options: SaveOptions = {}): Promise<boolean> {
+    const open = this.conversation.open
+    if (!open || !this.conversation.record) return false
+    const others = options.over ?? (await this.read(open, options))?.others ?? new Map<string, ConversationRecord>()
+    const now = options.at ?? (await this.clock.now())
+    // Read after the awaits: a change `record` made meanwhile is kept.
+    const current = this.conversation.record
+    if (!current) return false
+    const { recordKey } = open
+    const changed = change(current, { others, view: mergeConversation(recordKey, current, others), now, recordKey })
+    // What another process's handoff covered leaves this record too (SPEC.md, Who reads it).
+    this.keep(recordKey, keptAfterHandoff(absorb(changed, mergeConversation(recordKey, changed, others), now), recordKey), others)
+    const version = this.conversation.version
+    const stored = await this.calls.bounded(() => this.written(version), options)
+    if (stored.done) return stored.value
+    if (options.exit === true) this.refuse()
+    return false
   }
 
   /**
-   * `save`, but the caller waits at most `waitMs` in all (each store call is bounded by it too), a wait in
-   * the queue behind another save included; the save itself goes on.
+   * `save`, but the caller waits at most `waitMs` in all (each store call is bounded by it too); the save
+   * itself goes on.
    */
   async saveWithin(change: RecordChange, waitMs: number): Promise<boolean> {
     const result = await within(this.clock, waitMs, () => this.save(change, { waitMs }))
@@ -176,10 +161,10 @@ export class RecordRepository {
   /**
    * Work a hook records (SPEC.md: prompt.submit, tool.call, turn.complete; the brief's note): the change is
    * made to this process's record in memory at once, so the handoff has it whatever the store does, and the
-   * record is written in the save queue after the hook settles (a `$` call outlives its hook: docs/engine.md),
-   * so no hook waits for a store write. One write at most waits in the queue: it stores the record as it is
-   * when it runs, so a slow store builds no backlog. `at`: the time, when the caller has it. Never rejects:
-   * a change that throws is one log line, and nothing of it is kept.
+   * record is saved after the hook settles (a `$` call outlives its hook: docs/engine.md), so no hook waits
+   * for the store. One save at most waits for the write in flight: it stores the record as it is when it
+   * runs, so a slow store builds no backlog. `at`: the time, when the caller has it. Never rejects: a
+   * change that throws is one log line, and nothing of it is kept.
    */
   async record(change: RecordChange, at?: number): Promise<void> {
     const c = this.conversation
@@ -199,38 +184,50 @@ export class RecordRepository {
     this.keep(recordKey, changed, others)
     if (c.persistWaiting) return
     c.persistWaiting = true
-    this.saves
-      .queue(() => {
-        c.persistWaiting = false
-        return this.saveNow((r) => r, {}, true)
-      })
-      .catch((error: unknown) => this.host.log(`Hark: storing the session's work failed (${describeError(error)}); the session carries on.`))
+    const persist = async () => {
+      await c.writing?.landed
+      c.persistWaiting = false
+      await this.save()
+    }
+    persist().catch((error: unknown) => this.host.log(`Hark: storing the session's work failed (${describeError(error)}); the session carries on.`))
   }
 
-  private async saveNow(change: RecordChange, options: SaveOptions, skipUnchanged = false): Promise<boolean> {
+  /**
+   * Resolves once a write carrying `version` of the record, or a later one, has settled: whether the store
+   * took it. One write at a time: a write waits for the one in flight, then stores the record as it is
+   * then (every change made meanwhile with it). Never rejects.
+   */
+  private async written(version: number): Promise<boolean> {
     const c = this.conversation
-    const open = c.open
-    if (!open || !c.record) return false
-    const others = options.over ?? (await this.read(open, options)) ?? new Map<string, ConversationRecord>()
-    const { recordKey } = open
-    const now = options.at ?? (await this.clock.now())
-    // Read after the clock: a change `record` made meanwhile is kept.
-    const current = c.record
-    if (!current) return false
-    c.others = others
-    const changed = change(current, { others, view: mergeConversation(recordKey, current, others), now, recordKey })
-    // What another process's handoff covered leaves this record too (SPEC.md, Who reads it).
-    const record = keptAfterHandoff(absorb(changed, mergeConversation(recordKey, changed, others), now), recordKey)
-    this.keep(recordKey, record, others)
-    // A queued write that finds the record as an earlier one stored it (that one ran after the change) writes nothing.
+    for (;;) {
+      if (c.storedVersion >= version) return true
+      const write = c.writing ?? this.writeNow()
+      if (!write) return false
+      const landed = await write.landed
+      if (write.version >= version) return landed
+    }
+  }
+
+  /** Starts a write of the record as it is now (none when it is as last stored). */
+  private writeNow(): RecordWrite | undefined {
+    const c = this.conversation
+    const { open, record, version } = c
+    if (!open || !record) return undefined
     const signature = JSON.stringify({ ...record, savedAt: 0 })
-    if (skipUnchanged && signature === c.stored) return true
-    const written = await this.calls.set(recordKey, record, options)
-    if (written === 'stored') c.stored = signature
-    else if (written === 'refused') this.refuse()
-    // Slow, not refused: the record counts as stored once the write lands.
-    else void written.landed.then((landed) => (landed ? (c.stored = signature) : this.refuse()))
-    return written === 'stored'
+    if (signature === c.stored) {
+      c.storedVersion = Math.max(c.storedVersion, version)
+      return { version, landed: Promise.resolve(true) }
+    }
+    const landed = this.calls.write(open.recordKey, record).then((ok) => {
+      c.writing = undefined
+      if (!ok) this.refuse()
+      else if (version > c.storedVersion) {
+        c.storedVersion = version
+        c.stored = signature
+      }
+      return ok
+    })
+    return (c.writing = { version, landed })
   }
 
   /**

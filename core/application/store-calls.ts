@@ -10,14 +10,15 @@
 import type { Clock } from '../ports/clock.port'
 import type { Host } from '../ports/host.port'
 import type { KeyValueStore } from '../ports/store.port'
-import { describeError, within } from './deadline'
+import { describeError, within, type Timed } from './deadline'
+import { EXIT_STORE_WAIT_MS } from '../domain/conversation/handoff-decision'
 
 /** How long a store call may take before the plugin goes on without it (ms). */
 export const STORE_WAIT_MS = 1_000
 /** How long a claim still going when its wait ended is waited for later (ms) before it counts as refused. */
 export const LATE_WRITE_MS = 3_000
 /** SPEC.md: at exit, and for prompt.submit, each store write waits at most 150 ms. */
-export const STORE_WAIT_EXIT_MS = 150
+export const STORE_WAIT_EXIT_MS = EXIT_STORE_WAIT_MS
 
 export interface StoreCallOptions {
   readonly waitMs?: number
@@ -58,9 +59,9 @@ export class StoreCalls {
   /**
    * One store call, bounded: `options.waitMs` (default STORE_WAIT_MS), and no more than STORE_WAIT_EXIT_MS
    * once the store has failed to answer in time or refused a write in this load, so a slow store costs one
-   * wait, not one per call.
+   * wait, not one per call. The work goes on after the wait; only the caller stops waiting for it.
    */
-  private call<T>(work: () => Promise<T>, options: StoreCallOptions = {}) {
+  bounded<T>(work: () => Promise<T>, options: StoreCallOptions = {}): Promise<Timed<T>> {
     const health = this.health
     return within(this.clock, Math.min(options.waitMs ?? STORE_WAIT_MS, health.slow || health.refused ? STORE_WAIT_EXIT_MS : Infinity), work).then((result) => {
       if (!result.done) health.slow ||= result.reason === 'timeout'
@@ -70,7 +71,7 @@ export class StoreCalls {
 
   /** What `work` read, or undefined when the store did not answer in time or failed (one log line at most). */
   private async read<T>(work: () => Promise<T>, options?: StoreCallOptions): Promise<T | undefined> {
-    const result = await this.call(work, options)
+    const result = await this.bounded(work, options)
     return result.done ? result.value : this.failed('read', result.error)
   }
 
@@ -89,19 +90,31 @@ export class StoreCalls {
     return this.read(() => this.store.get(key), options)
   }
 
+  /**
+   * Stores `value` under `key`, however long the store takes: resolves once the store took it (true) or
+   * refused it (false, one log line for the load). Never rejects. Callers bound their own wait (`bounded`).
+   */
+  write(key: string, value: unknown): Promise<boolean> {
+    return this.store.set(key, value).then(
+      () => true,
+      (error: unknown) => (this.refusedWrite(error), false),
+    )
+  }
+
   /** Stores `value` under `key` within the wait (see `Written`). */
   async set(key: string, value: unknown, options: StoreCallOptions = {}): Promise<Written> {
-    let writing = Promise.resolve()
-    const result = await this.call(() => (writing = this.store.set(key, value)), options)
-    if (result.done) return 'stored'
-    if (result.reason === 'timeout' && options.exit !== true) return { landed: writing.then(() => true, (error: unknown) => (this.refusedWrite(error), false)) }
+    let writing = Promise.resolve(true)
+    const result = await this.bounded(() => (writing = this.write(key, value)), options)
+    if (result.done) return result.value ? 'stored' : 'refused'
+    if (result.reason === 'timeout' && options.exit !== true) return { landed: writing }
+    // At exit a write still waiting counts as refused (SPEC.md, Limits).
     this.refusedWrite(result.error)
     return 'refused'
   }
 
   /** Removes a key; false when the store did not take it. */
   async delete(key: string, options?: StoreCallOptions): Promise<boolean> {
-    return (await this.call(() => this.store.delete(key), options)).done
+    return (await this.bounded(() => this.store.delete(key), options)).done
   }
 
   /** A damaged value of the conversation was left out: true the first time only, for one log line. */

@@ -48,7 +48,7 @@ export class StorePruning {
     const plan = planPrune(await this.clock.now(), values, recordKey, conversationKey)
     const folded = new Set<string>()
     const segment = this.conversation.view?.segment ?? 0
-    const claimed = plan.fold.length > 0 && (await this.claims.claim(segment, {}, true)).won
+    const claimed = plan.fold.length > 0 && (await this.claims.won(segment))
     if (claimed) {
       const stored = await this.records.save((record, { others, view, now }) => foldIdle(record, plan.fold, others, view, now, folded))
       // Without our own record safely stored, the idle records keep their work: remove none of them.

@@ -31,12 +31,12 @@ test('an idle session reads nothing', async () => {
   td.verify(files.size(td.matchers.anything()), { times: 0 })
 })
 
-test('with no transcript to read and the store queue stuck, the check stops waiting for the refresh (the exit window is shared)', async () => {
+test('with no transcript to read and the store stuck, the check stops waiting for the refresh (the exit window is shared)', async () => {
   const start = new StartState()
   start.moveTo('active', { project: { venture: 'V-012' as never, root: '/p', file: '/p/.hark/project' } })
   const conversation = new ConversationState()
   const store = td.object<RecordRepository>()
-  // The refresh waits behind saves that never end; it is read ahead for the handoff too.
+  // A store that never answers the read.
   td.when(store.refresh(td.matchers.anything())).thenReturn(new Promise(() => undefined))
   const files: Files = { readText: async () => undefined, realPath: async () => undefined, size: async () => undefined, readRange: async () => undefined }
   const waited: number[] = []
@@ -45,5 +45,4 @@ test('with no transcript to read and the store queue stuck, the check stops wait
   await new DetectMove(start, conversation, files, store, clock).run('')
   expect(waited).toContain(300)
   expect(conversation.moved).toBe(false)
-  td.verify(store.readAhead(td.matchers.anything()))
 })

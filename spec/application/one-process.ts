@@ -1,7 +1,7 @@
 // One process of a conversation over a given store, for the specs of the store's use: its conversation opened on
 // one fresh record, the store's calls, and the record repository, with the entropy fixed.
 import { ConversationState } from '../../core/application/conversation-state'
-import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
+import { RecordRepository } from '../../core/application/record-repository'
 import { StoreCalls, StoreHealth } from '../../core/application/store-calls'
 import { mergeConversation } from '../../core/domain/conversation/merge'
 import { newRecord } from '../../core/domain/conversation/record'
@@ -17,6 +17,6 @@ export function oneProcess(store: KeyValueStore, clock: Clock, host: Host, key: 
   conversation.begin({ key: CONV, recordKey: key, sessionId: 'S1' }, record, mergeConversation(key, record, new Map()))
   const calls = new StoreCalls(store, clock, host, new StoreHealth())
   const entropy = { randomHex: (n: number) => 'c'.repeat(n), sha256: async () => CONV }
-  const records = new RecordRepository(calls, clock, entropy, host, new SaveQueue(), conversation)
+  const records = new RecordRepository(calls, clock, entropy, host, conversation)
   return { conversation, calls, entropy, records }
 }

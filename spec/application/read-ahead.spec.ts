@@ -52,27 +52,13 @@ async function start(p: ReturnType<typeof load>) {
 const changed = (p: ReturnType<typeof load>) => p.hark.callsTo('end_session').map((c) => String(c.arguments['what_changed']))
 
 describe('the handoff at exit works from the records classic.SessionEnd read', () => {
-  test('session.end reads the store\'s keys only for its claim', async () => {
-    const p = load(new Map(), 'one')
-    await start(p)
-    await p.uc().guard.after(`${ROOT}/src/a.ts`)
-    await p.uc().move.run(undefined)
-    await settle()
-    const before = p.keyReads()
-    const outcome = await p.uc().handOff.run(EXIT)
-    expect(outcome.kind).toBe('sent')
-    // One read of the keys: the claim's. The records were read ahead.
-    expect(p.keyReads() - before).toBe(1)
-    expect(changed(p)).toEqual(['edited src/a.ts'])
-  })
-
   test('with the claim made at classic.SessionEnd (its own hook call), session.end reads nothing from the store', async () => {
     const p = load(new Map(), 'one')
     await start(p)
     await p.uc().guard.after(`${ROOT}/src/a.ts`)
     const exit = p.uc()
-    await exit.move.run(undefined)
-    await exit.handOff.claimAhead()
+    const moveChecked = exit.move.run(undefined)
+    await exit.handOff.prepare(moveChecked)
     await settle()
     const before = p.keyReads()
     expect((await p.uc().handOff.run(EXIT)).kind).toBe('sent')
@@ -90,7 +76,8 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     await one.uc().prompt.run()
     await one.uc().guard.after(`${ROOT}/src/one.ts`)
     await settle()
-    await one.uc().move.run(undefined)
+    const exitOne = one.uc()
+    await exitOne.handOff.prepare(exitOne.move.run(undefined))
     await settle()
     // Process two records work after process one read ahead.
     await two.uc().guard.after(`${ROOT}/src/two.ts`)
@@ -98,7 +85,8 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     expect((await one.uc().handOff.run(EXIT)).kind).toBe('sent')
     expect(changed(one)).toEqual(['edited src/one.ts'])
     // Process two's exit hands off what process one did not send.
-    await two.uc().move.run(undefined)
+    const exitTwo = two.uc()
+    await exitTwo.handOff.prepare(exitTwo.move.run(undefined))
     await settle()
     await two.uc().handOff.run(EXIT)
     expect(changed(two)).toEqual(['edited src/two.ts'])
@@ -116,14 +104,12 @@ describe('the handoff at exit works from the records classic.SessionEnd read', (
     await two.uc().prompt.run()
     await two.uc().guard.after(`${ROOT}/src/two.ts`)
     await settle()
-    await two.uc().move.run(undefined)
-    await two.uc().handOff.claimAhead()
+    await two.uc().handOff.prepare(two.uc().move.run(undefined))
     expect((await two.uc().handOff.run(EXIT)).kind).toBe('sent')
     expect(changed(two)).toEqual(['edited src/one.ts\nedited src/two.ts'])
     // Process one records more, then exits.
     await one.uc().guard.after(`${ROOT}/src/later.ts`)
-    await one.uc().move.run(undefined)
-    await one.uc().handOff.claimAhead()
+    await one.uc().handOff.prepare(one.uc().move.run(undefined))
     expect((await one.uc().handOff.run(EXIT)).kind).toBe('sent')
     expect(changed(one)).toEqual(['edited src/later.ts'])
     const claims = [...data.keys()].filter((k) => k.startsWith('handoff:'))

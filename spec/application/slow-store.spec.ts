@@ -7,7 +7,8 @@ import { describe, expect, test } from 'vitest'
 import { BriefCache } from '../../core/application/brief-cache'
 import { Claims, HeldClaims } from '../../core/application/claims'
 import { LATE_WRITE_MS } from '../../core/application/store-calls'
-import { recordKey } from '../../core/domain/conversation/keys'
+import { judgeClaim, type ClaimAttempt } from '../../core/domain/conversation/claim'
+import { claimPrefix, recordKey } from '../../core/domain/conversation/keys'
 import { addEntry, newRecord } from '../../core/domain/conversation/record'
 import type { Clock } from '../../core/ports/clock.port'
 import type { Host } from '../../core/ports/host.port'
@@ -54,6 +55,9 @@ function world(hold: RegExp, refusing = false, lateRunsOut = false) {
   }
 }
 
+/** How a claim for segment 0 came out, as the domain judges what the store showed. */
+const outcome = (attempt: ClaimAttempt | undefined) => attempt && judgeClaim(attempt, claimPrefix(CONV, 0)).outcome
+
 const edit = (path: string) => (r: ReturnType<typeof newRecord>) => addEntry(r, file(path), NOW)
 
 describe('outside the exit', () => {
@@ -69,7 +73,7 @@ describe('outside the exit', () => {
     // The next save goes over the shared records as usual, and a claim is judged as usual.
     expect(await w.records.save(edit('src/b.ts'))).toBe(false)
     w.land()
-    expect(await w.claims.claim(0)).toMatchObject({ won: true, refused: false })
+    expect(outcome(await w.claims.claim(0))).toBe('won')
   })
 
   test('a record write that outlasts its wait and then is refused is a refusal, with one log line', async () => {
@@ -86,12 +90,12 @@ describe('outside the exit', () => {
     const claiming = w.claims.claim(0)
     await settle()
     w.land()
-    expect(await claiming).toMatchObject({ won: true, refused: false })
+    expect(outcome(await claiming)).toBe('won')
   })
 
   test('a claim that outlasts its wait and then a while longer (LATE_WRITE_MS) counts as refused: nothing waits on the store for ever', async () => {
     const w = world(/^handoff:/, false, true)
-    expect(await w.claims.claim(0)).toMatchObject({ won: false, refused: true })
+    expect(outcome(await w.claims.claim(0))).toBe('refused')
   })
 
   test('a brief cache the store refuses costs the cache only: the conversation is not refused', async () => {
@@ -115,7 +119,7 @@ describe('what SPEC counts as refused', () => {
 
   test('at exit, a claim still waiting when its 150 ms are up counts as refused', async () => {
     const w = world(/^handoff:/)
-    expect(await w.claims.claim(0, { waitMs: 150, exit: true })).toMatchObject({ won: false, refused: true })
+    expect(outcome(await w.claims.claim(0, { waitMs: 150, exit: true }))).toBe('refused')
     expect(w.logs).toEqual(['Hark: the plugin store refused a write (it did not answer in time); this session keeps its own work and hands it off itself.'])
   })
 })

@@ -3,17 +3,16 @@
 // process handed off and it has read.
 import * as td from 'testdouble'
 import { afterEach, describe, expect, test } from 'vitest'
-import { BriefService, BriefState } from '../../core/application/brief-service'
-import { BriefCache } from '../../core/application/brief-cache'
+import { BriefState } from '../../core/application/brief-service'
 import { Claims, HeldClaims } from '../../core/application/claims'
 import { ConversationState } from '../../core/application/conversation-state'
 import { DeliverLater } from '../../core/application/deliver-later'
-import { ClaimAhead, HandoffClaim } from '../../core/application/handoff-claim'
 import { HandoffRequest } from '../../core/application/handoff-request'
-import { RecordRepository, SaveQueue } from '../../core/application/record-repository'
+import { RecordRepository } from '../../core/application/record-repository'
 import { LATE_WRITE_MS, StoreCalls, StoreHealth } from '../../core/application/store-calls'
 import { UndeliveredStore } from '../../core/application/undelivered-store'
-import { HandOff, type ExitWindow } from '../../core/application/hand-off'
+import { HandOff, HandoffAhead, type ExitWindow } from '../../core/application/hand-off'
+import { GatherHandoff } from '../../core/application/gather-handoff'
 import { PathState, ProjectPaths } from '../../core/application/project-paths'
 import { StartState } from '../../core/application/start-session'
 import { recordKey } from '../../core/domain/conversation/keys'
@@ -59,13 +58,11 @@ function proc(data: Map<string, unknown>, name: string, path: string, hold: (k: 
   data.set(key, record)
   conversation.begin({ key: CONV, recordKey: key, sessionId: name }, record, mergeConversation(key, record, new Map()))
   const calls = new StoreCalls(store, clock, host, new StoreHealth())
-  const records = new RecordRepository(calls, clock, entropy, host, new SaveQueue(), conversation)
+  const records = new RecordRepository(calls, clock, entropy, host, conversation)
   const claims = new Claims(calls, clock, entropy, conversation, new HeldClaims())
-  const briefs = new BriefService(new BriefState(), start, conversation, {}, hark, records, new BriefCache(calls), clock, host)
   const paths = new ProjectPaths(new PathState(), td.object<Files>(), td.object<SessionInfo>())
-  const claim = new HandoffClaim(start, conversation, records, claims, briefs, clock, new ClaimAhead())
   const request = new HandoffRequest(hark, host, {}, paths, new DeliverLater(new UndeliveredStore(calls, claims, clock, entropy), hark, clock, host), conversation)
-  const handOff = new HandOff(start, conversation, records, claim, request, clock)
+  const handOff = new HandOff(new GatherHandoff(start, new BriefState(), conversation, records, clock), claims, records, request, new HandoffAhead(), clock)
   const exit: ExitWindow = { left: () => 1_500 }
   return { handOff, hark, key, exit, records, conversation, land: (p: (k: string) => boolean) => held.filter((h) => p(h.k)).forEach((h) => (held.splice(held.indexOf(h), 1), h.go())), landAll: () => held.splice(0).forEach((h) => h.go()) }
 }

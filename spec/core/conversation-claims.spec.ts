@@ -5,11 +5,10 @@ import { CONV, OTHER } from '../support'
  * several processes — "The first claim the store holds wins … A claim older than 30 seconds … is ignored").
  */
 import { describe, expect, test } from 'vitest'
+import { CLAIM_TTL_MS, claimWinner } from '../../core/domain/conversation/claim'
 import {
   briefKey,
-  CLAIM_TTL_MS,
   claimKey,
-  claimWinner,
   conversationKeyInput,
   parseClaimKey,
   parseRecordKey,
@@ -118,7 +117,8 @@ describe('claim arbitration', () => {
 describe('a claim dated ahead of now (a clock or a writer gone wrong)', () => {
   const CONV = 'f'.repeat(64) as ConversationKey
   test('does not win, and is pruned', async () => {
-    const { claimKey: key, claimWinner: winner } = await import('../../core/domain/conversation/keys')
+    const { claimKey: key } = await import('../../core/domain/conversation/keys')
+    const { claimWinner: winner } = await import('../../core/domain/conversation/claim')
     const { planPrune: plan } = await import('../../core/domain/conversation/prune')
     const now = 10_000_000_000
     const future = key(CONV, 0, now + 365 * 86_400_000, 'zz')

@@ -9,7 +9,8 @@
  *
  * Not a spec file itself (vitest runs `*.spec.ts` only).
  */
-import { claimKey, claimWinner, parseRecordKey, recordKey, type ConversationId, type ConversationKey } from '../../core/domain/conversation/keys'
+import { claimWinner } from '../../core/domain/conversation/claim'
+import { claimKey, parseRecordKey, recordKey, type ConversationId, type ConversationKey } from '../../core/domain/conversation/keys'
 import {
   addEntry,
   newRecord,

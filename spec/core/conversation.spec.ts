@@ -1,6 +1,7 @@
 import { CONV, ID1, ID2, OTHER, file } from '../support'
 import { describe, expect, test } from 'vitest'
-import { claimKey, claimWinner, parseClaimKey, parseRecordKey, recordKey, type ConversationKey } from '../../core/domain/conversation/keys'
+import { claimWinner } from '../../core/domain/conversation/claim'
+import { claimKey, parseClaimKey, parseRecordKey, recordKey, type ConversationKey } from '../../core/domain/conversation/keys'
 import { addEntry, allow, newRecord, noteSession, setNotes, type ConversationRecord } from '../../core/domain/conversation/record'
 import { absorb, fold, markHandedOff, markOwnHandedOff, mergeConversation, ownWork } from '../../core/domain/conversation/merge'
 import { sanitizeRecord } from '../../core/domain/conversation/sanitize'

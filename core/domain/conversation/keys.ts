@@ -2,7 +2,7 @@
  * The conversation's names (SPEC.md: What it stores; One conversation, several processes): the branded
  * conversation key (never leaves the machine) and conversation id (sent on every request) with their
  * constructors, the store's key formats and their parsers (records `c:…`, claims `handoff:…`, briefs
- * `brief:…`), the text hashed into the conversation key, and which handoff claim wins. Pure; a parser
+ * `brief:…`) and the text hashed into the conversation key (which claim wins: ./claim.ts). Pure; a parser
  * returns undefined for anything not written by the plugin.
  */
 const HEX64 = /^[0-9a-f]{64}$/
@@ -47,17 +47,14 @@ export const RECORD_PREFIX = 'c:'
 export const BRIEF_PREFIX = 'brief:'
 export const CLAIM_PREFIX = 'handoff:'
 
-/** A claim older than this was left by a process that died mid-handoff (SPEC.md: 30 seconds). */
-export const CLAIM_TTL_MS = 30_000
-
 /**
  * A record's key and a claim's, read field by field: the conversation key, whole numbers written in
  * digits only (no sign, exponent, spaces or leading zero; above 2^53 they do not parse), and a random
- * of 1 to 32 lower-case letters and digits. CLAIM_TAIL is what follows a claim prefix (`firstClaim`).
+ * of 1 to 32 lower-case letters and digits. CLAIM_TAIL is what follows a claim prefix (`firstClaim`, ./claim.ts).
  */
 const RECORD_KEY = /^c:([0-9a-f]{64}):(0|[1-9][0-9]{0,15}):([0-9a-z]{1,32})$/
 const CLAIM_KEY = /^handoff:([0-9a-f]{64}):(0|[1-9][0-9]{0,15}):(0|[1-9][0-9]{0,15}):([0-9a-z]{1,32})$/
-const CLAIM_TAIL = /^(0|[1-9][0-9]{0,15}):[0-9a-z]{1,32}$/
+export const CLAIM_TAIL = /^(0|[1-9][0-9]{0,15}):[0-9a-z]{1,32}$/
 
 export function recordKey(conversation: ConversationKey, loadTime: number, random: string): string {
   return `${RECORD_PREFIX}${conversation}:${loadTime}:${random}`
@@ -91,22 +88,4 @@ export function conversationKeyInput(projectRoot: string, startedAt: number): st
 /** The start of every claim key for one segment of a conversation. */
 export function claimPrefix(conversation: ConversationKey, segment: number): string {
   return `${CLAIM_PREFIX}${conversation}:${segment}:`
-}
-
-/**
- * SPEC.md: the first claim the store holds wins (keys keep the order they were first set); a claim older
- * than 30 seconds is ignored. Returns the first fresh claim of the keys `<prefix><time>:<random>`, if any.
- */
-export function firstClaim(keys: readonly string[], prefix: string, now: number): string | undefined {
-  // Older than 30 s: left by a process that died mid-handoff. Dated well ahead of now: a clock or a
-  // writer gone wrong; neither may hold the work.
-  return keys.find((key) => {
-    const at = key.startsWith(prefix) ? Number(CLAIM_TAIL.exec(key.slice(prefix.length))?.[1]) : Number.NaN
-    return Number.isSafeInteger(at) && !(Math.abs(now - at) > CLAIM_TTL_MS)
-  })
-}
-
-/** The winning claim's key for `segment` of the conversation, if any (`firstClaim`). */
-export function claimWinner(keys: readonly string[], conversation: ConversationKey, segment: number, now: number): string | undefined {
-  return firstClaim(keys, claimPrefix(conversation, segment), now)
 }

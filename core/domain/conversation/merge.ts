@@ -208,9 +208,13 @@ export function markHandedOff(
   }
 }
 
-/** Only the caller's own work counts as handed off, and leaves the record (the store refused its claim: SPEC.md, Limits). */
-export function markOwnHandedOff(self: ConversationRecord, selfKey: string, at: number): ConversationRecord {
-  const cursors = raised({ ...self.cursors }, headsOf(new Map([[selfKey, self]])))
+/**
+ * Only the caller's own work counts as handed off, and leaves the record (the store refused its claim: SPEC.md,
+ * Limits). `sent`: the caller's record as it was when its work was taken for the handoff (by default `self`),
+ * so work recorded since stays pending.
+ */
+export function markOwnHandedOff(self: ConversationRecord, selfKey: string, at: number, sent: ConversationRecord = self): ConversationRecord {
+  const cursors = raised({ ...self.cursors }, headsOf(new Map([[selfKey, sent]])))
   return { ...keptAfterHandoff({ ...self, cursors }, selfKey), segment: self.segment + 1, closedAt: Math.max(at, self.openedAt + 1) }
 }
 
