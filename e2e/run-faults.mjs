@@ -127,7 +127,9 @@ async function worker() {
       passed += r.checks.length - bad.length
       failed += bad.length
       const e = r.row.exit ?? {}
-      console.log(`${bad.length ? 'FAIL' : 'PASS'} ${r.cell.id} (session ${group.id}: ${r.seconds.toFixed(1)} s; exit hooks ${e.spanMs === undefined ? '?' : Math.round(e.spanMs)} ms)`)
+      // end_session's arrival at the fake Hark, from classic.SessionEnd's start, when one came at exit
+      const handoff = e.handoffMs === undefined ? '' : `; end_session ${Math.round(e.handoffMs)} ms after classic.SessionEnd began`
+      console.log(`${bad.length ? 'FAIL' : 'PASS'} ${r.cell.id} (session ${group.id}: ${r.seconds.toFixed(1)} s; exit hooks ${e.spanMs === undefined ? '?' : Math.round(e.spanMs)} ms${handoff})`)
       if (r.slowStore?.length) console.log(`     (a slow store, besides the fault: ${r.slowStore.join(' | ')})`)
       for (const c of bad) console.log(`     ${c.name}\n       ${String(c.detail).slice(0, 700)}`)
       if (bad.length) console.log(`     artefacts: ${r.dir}`)

@@ -84,6 +84,7 @@ export function factsOf(s: Snapshot, held: ReadonlySet<string>, claim?: ClaimAtt
   return {
     moved: s.moved,
     refused: s.refused,
+    unread: s.reading === undefined,
     conversation: s.open.key,
     segment: s.view.segment,
     all: { work: s.view.work, notes: s.view.notes },

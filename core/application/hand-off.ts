@@ -138,7 +138,8 @@ export class HandOff {
     // The claim goes with what this process knows (its own work, the segment as last read) while the
     // other records are read: SPEC's rule is on the claims alone, and the mark covers what the read finds.
     const known = this.gather.snapshot({ reading: undefined, at: await this.clock.now() })
-    const decision = known && this.decide(known, undefined)
+    // Whether there is something to claim for; the read under way decides the rest at session.end.
+    const decision = known && decideHandoff({ ...factsOf(known, this.claims.heldKeys), unread: false })
     const claiming = known && decision?.kind === 'claim' && !this.ahead.abandoned ? this.claims.claim(decision.segment, { ...AHEAD, at: known.at }, true) : undefined
     const [read, attempt] = await Promise.all([within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => reading), claiming])
     const now = read.done ? this.gather.snapshot(read.value) : undefined

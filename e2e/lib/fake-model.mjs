@@ -8,6 +8,8 @@
 // sideReply. Every request body is kept, so a test can read what the model was sent (the <hark-brief> block).
 // Each log line has `receivedAt`, when the request reached the fake (its `t` is when the body had been read
 // and the answer begun), from the system clock, the clock the bench's other readings use.
+// `onStep`, when given, is called before a main-loop request is answered, and awaited: a test acts at one
+// point of the conversation (the fault matrix takes the plugin store's lock just before the final answer).
 import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -43,9 +45,13 @@ function stream(res, message) {
  * @param {object} o
  * @param {object} o.scenario  from loadScenario
  * @param {string} o.dir       where model.jsonl and bodies/NNN.json go
+ * @param {(request: {n: number, step: number, last: boolean}) => unknown} [o.onStep]  called with each main-loop
+ *                             request (n: the fake's request number; step: the step it gets; last: it is the
+ *                             scenario's last) before the answer goes out, and awaited; a throw is logged, and the
+ *                             request answered all the same
  * @returns {Promise<{port: number, close: () => Promise<void>}>}
  */
-export async function startFakeModel({ scenario, dir, port = 0, ttlS = 300 }) {
+export async function startFakeModel({ scenario, dir, port = 0, ttlS = 300, onStep }) {
   fs.mkdirSync(path.join(dir, 'bodies'), { recursive: true })
   const log = (entry) => fs.appendFileSync(path.join(dir, 'model.jsonl'), JSON.stringify({ t: new Date().toISOString(), ...entry }) + '\n')
   let n = 0
@@ -55,7 +61,7 @@ export async function startFakeModel({ scenario, dir, port = 0, ttlS = 300 }) {
     const receivedAt = new Date().toISOString()
     const chunks = []
     req.on('data', (c) => chunks.push(c))
-    req.on('end', () => {
+    req.on('end', async () => {
       const raw = Buffer.concat(chunks).toString('utf8')
       const url = new URL(req.url, 'http://model')
       const id = ++n
@@ -70,6 +76,13 @@ export async function startFakeModel({ scenario, dir, port = 0, ttlS = 300 }) {
       const messages = body.messages ?? []
       const main = (body.tools ?? []).some((t) => t.name === 'Bash')
       const step = messages.filter((m) => m.role === 'assistant').length
+      if (main && onStep) {
+        try {
+          await onStep({ n: id, step, last: step >= scenario.steps.length - 1 })
+        } catch (e) {
+          log({ n: id, onStepError: String(e?.stack ?? e) })
+        }
+      }
       const blocks = main ? scenario.steps[Math.min(step, scenario.steps.length - 1)] : (scenario.sideReply ?? [{ type: 'text', text: 'ok' }])
       const content = blocks.map((b) => b.type === 'tool_use'
         ? { type: 'tool_use', id: `toolu_e2e_${String(++toolN).padStart(4, '0')}`, name: b.name, input: b.input ?? {} }

@@ -2,13 +2,15 @@
 // results (docs/reliability.md). Each cell is one real headless session (lib/session.mjs) in which Hark fails one
 // way at one point and answers normally everywhere else: the fake Hark's per-tool faults (lib/fake-hark.mjs) for
 // what happens once a request reaches Hark, the TLS proxy's connection faults (lib/tls-proxy.mjs) for what stops
-// a request before it does. Plus three faults of the machine: a store that refuses writes, a damaged store file,
-// a transcript over 4 MiB. The checks read the run's artefacts only (lib/inspect.mjs, lib/timings.mjs).
+// a request before it does. Plus four faults of the machine: a store that refuses writes, the same from just before
+// the last answer on, a damaged store file, a transcript over 4 MiB. The checks read the run's artefacts only
+// (lib/inspect.mjs, lib/timings.mjs, and the lock's own steps, store-lock.jsonl).
 import fs from 'node:fs'
 import path from 'node:path'
 import { callsTo, editWentAhead, GUARDED_FILE, handoffText, lastAnswer, moduleLoaded, pluginFailures, pluginLog, recordsOver, sessionCommit, statusLines, briefBlock, STORE_FILE, storeOf } from './inspect.mjs'
-import { debugLines, settledHooks } from './timings.mjs'
-import { FIXTURE } from './session.mjs'
+import { debugLines, round, settledHooks } from './timings.mjs'
+import { FIXTURE, SCENARIO } from './session.mjs'
+import { loadScenario } from './fake-model.mjs'
 
 /**
  * The matrix's project: the e2e fixture with one more non-goal, over `src/db/**`, so the guarded file is covered
@@ -25,6 +27,11 @@ export function writeMatrixFixture(file) {
 
 /** SPEC.md: all exit hooks together get about 1.5 s. */
 export const EXIT_WINDOW_MS = 1500
+/**
+ * SPEC.md: each request at exit stops waiting 0.4 s before the window ends, so a handoff has to reach Hark within
+ * 1.1 s of the exit hooks' start to be answered inside the window.
+ */
+export const EXIT_HANDOFF_MS = EXIT_WINDOW_MS - 400
 
 /**
  * The faults of a Hark request. `connect`: the proxy's fault (nothing reaches Hark); `tool`: the fake Hark's;
@@ -65,6 +72,9 @@ export const POINTS = [
 /** The machine's faults: each its own session with a Hark that answers. */
 export const MACHINE = [
   { id: 'store-locked', label: 'a store that refuses writes (its lock held by another process)', says: /the plugin store refused a write/ },
+  // A read can be the first call to give up here: the engine answers a plugin's store calls one at a time, in the
+  // order made, so a read waits behind the plugin's write stuck on the lock (docs/engine.md, "The store's lock").
+  { id: 'store-locked-late', label: "the store's lock taken by another process before the last answer, held past the exit", says: /the plugin store refused a (read|write)/ },
   { id: 'store-damaged', label: 'a damaged store file', says: /the plugin store refused a (read|write)/ },
   { id: 'big-transcript', label: 'a transcript over 4 MiB' },
 ]
@@ -113,18 +123,56 @@ export function sessionOptions(group) {
   return { faults: Object.fromEntries(Object.entries(struckTools(group)).map(([tool, f]) => [tool, f.tool])) }
 }
 
+/** Where holdStoreLock writes its steps, in a run's folder: one JSON line each, { t, event, waitedMs? }. */
+const lockLog = (dir) => path.join(dir, 'store-lock.jsonl')
+
+/**
+ * Takes the plugin store's lock as another process would. The engine locks the store with a `<file>.lock` folder
+ * for each write (retrying ~0.7 s, then refusing) and takes a lock older than 10 s as stale; reads take no lock.
+ * The folder is made only once the engine holds none (made over the engine's own, it would go when the engine's
+ * write ends), then kept fresh every second. Its steps go to the run's store-lock.jsonl (taken, released).
+ * Resolves release(), which gives the lock back.
+ */
+async function holdStoreLock(files) {
+  const dir = path.join(files.home, '.claude', 'plugins', 'store')
+  const lock = path.join(dir, `${STORE_FILE}.lock`)
+  const note = (event, more = {}) => fs.appendFileSync(lockLog(path.dirname(files.home)), JSON.stringify({ t: new Date().toISOString(), event, ...more }) + '\n')
+  fs.mkdirSync(dir, { recursive: true })
+  const started = performance.now()
+  for (;;) {
+    try {
+      fs.mkdirSync(lock)
+      break
+    } catch (e) {
+      if (e.code !== 'EEXIST' || performance.now() - started > 5000) throw e
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  note('taken', { waitedMs: Math.round(performance.now() - started) })
+  const touch = setInterval(() => { const now = new Date(); try { fs.utimesSync(lock, now, now) } catch {} }, 1000)
+  return () => {
+    clearInterval(touch)
+    fs.rmSync(lock, { recursive: true, force: true })
+    note('released')
+  }
+}
+
 function machineOptions(machine) {
   if (machine.id === 'store-locked') {
-    // The engine locks the store with a `<file>.lock` folder (retrying ~0.7 s, then refusing) and takes a lock
-    // older than 10 s as stale: held here, kept fresh, for the whole session. Reads take no lock.
+    // Held for the whole session: taken before claude starts, given back once it has exited.
+    return { beforeClaude: (files) => holdStoreLock(files) }
+  }
+  if (machine.id === 'store-locked-late') {
+    // The plugin stores its records as usual; the lock is taken as the scripted model is asked for its final step
+    // (the final answer), and given back once claude has exited, so the last answer's and the exit's writes meet it.
+    let taking
     return {
-      beforeClaude: (files) => {
-        const dir = path.join(files.home, '.claude', 'plugins', 'store')
-        const lock = path.join(dir, `${STORE_FILE}.lock`)
-        fs.mkdirSync(lock, { recursive: true })
-        const touch = setInterval(() => { const now = new Date(); try { fs.utimesSync(lock, now, now) } catch {} }, 1000)
-        return () => { clearInterval(touch); fs.rmSync(lock, { recursive: true, force: true }) }
+      onModelStep: async ({ last }, files) => {
+        if (!last) return
+        taking ??= holdStoreLock(files)
+        await taking
       },
+      beforeClaude: () => () => taking?.then((release) => release(), () => {}),
     }
   }
   if (machine.id === 'store-damaged') {
@@ -155,12 +203,35 @@ export function transcriptOf(run) {
   return found.sort((a, b) => b.bytes - a.bytes)[0]
 }
 
-/** The exit hooks' settle times (ms) from the debug log: classic.SessionEnd, session.end, and their span. */
+/**
+ * The exit hooks' settle times (ms) from the debug log: classic.SessionEnd, session.end, and their span; and
+ * `handoffMs`, from classic.SessionEnd's start (its settle line's time less its settle time) to the fake Hark's
+ * receipt of the first end_session after it (undefined when none came). The debug log's times and the fake's
+ * `receivedAt` are both the system clock.
+ */
 export function exitTimes(run) {
   const hooks = settledHooks(debugLines(run.debug)).filter((h) => h.label.split(', ').some((l) => l.startsWith('hark-memory@')))
   const first = hooks.find((h) => h.event === 'classic.SessionEnd')
   const end = hooks.filter((h) => h.event === 'session.end').at(-1)
-  return { sessionEndMs: end?.ms, classicMs: first?.ms, spanMs: first && end ? end.end - first.start : end?.ms }
+  const handoff = first && run.harkLog.find((r) => r.tool === 'end_session' && Date.parse(r.receivedAt) >= first.start)
+  return { sessionEndMs: end?.ms, classicMs: first?.ms, spanMs: first && end ? end.end - first.start : end?.ms, handoffMs: handoff ? round(Date.parse(handoff.receivedAt) - first.start) : undefined }
+}
+
+/** The lock's steps holdStoreLock wrote in the run's folder: [{ t, event, waitedMs? }]. */
+function lockSteps(run) {
+  const file = lockLog(run.dir)
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []
+}
+
+/**
+ * The final answer of the matrix's scenario: its step, its opening line (Claude's closing notes go to what_i_did,
+ * cleaned; the opening line has nothing to clean) and the first item of its Next steps (whats_next).
+ */
+function finalAnswer() {
+  const steps = loadScenario(SCENARIO).steps
+  const text = steps.at(-1).filter((b) => b.type === 'text').map((b) => b.text).join('\n')
+  const next = text.split('## Next steps')[1] ?? ''
+  return { step: steps.length - 1, opening: text.split('\n')[0], nextStep: next.split('\n').find((l) => l.startsWith('- '))?.slice(2) ?? '' }
 }
 
 const isGuardLine = (l) => l.includes(GUARDED_FILE) && l.includes('covered by')
@@ -279,6 +350,34 @@ export function cellChecks(run, cell, { delivery, together = [cell] } = {}) {
   if (machine?.id === 'store-damaged') {
     check('struck', 'the store file stayed damaged (the engine does not overwrite it)', store === undefined, store ? 'the store parsed' : '')
   }
+  if (machine?.id === 'store-locked-late') {
+    // The lock came while the model was asked for its final answer, after the plugin had stored its records, and
+    // stayed until claude had exited: no write of the plugin went through while it was held.
+    const final = finalAnswer()
+    const steps = lockSteps(run)
+    const taken = steps.find((s) => s.event === 'taken')
+    const released = steps.find((s) => s.event === 'released')
+    const asked = run.modelLog.find((m) => m.main && m.step === final.step)
+    const at = (iso) => Date.parse(iso)
+    const sets = debugLines(run.debug).filter((l) => l.text.startsWith('$.store.set (hark-memory@'))
+    const before = taken ? sets.filter((l) => l.t < at(taken.t)) : []
+    const held = taken ? sets.filter((l) => l.t >= at(taken.t) && (!released || l.t <= at(released.t))) : []
+    const inTime = !!(taken && asked && at(asked.receivedAt) <= at(taken.t) && at(taken.t) <= at(asked.t))
+    check('struck', 'the lock was taken as the model was asked for its final answer, after the plugin had stored its records, and held until claude had exited',
+      inTime && released && at(released.t) >= at(run.endedAt) && before.length > 0 && held.length === 0,
+      `final step asked ${asked?.receivedAt ?? 'never'}, answered ${asked?.t ?? '–'}; lock ${steps.map((s) => `${s.event} ${s.t}${s.waitedMs ? ` (waited ${s.waitedMs} ms)` : ''}`).join(', ') || 'never taken'}; claude exited ${run.endedAt}; the plugin's store writes: ${before.length} before, ${held.length} while held`)
+
+    // The handoff arrives whole: both files, the commit, and Claude's closing notes from the final answer.
+    const h = handoffText(ends[0]?.arguments)
+    const whole = ends.length === 1 && !!commit && mentions(ends[0].arguments, commit) && (h.what_changed ?? '').includes(`commit ${commit.sha} ${commit.subject}`) &&
+      !!final.opening && (h.what_i_did ?? '').includes(final.opening) && !!final.nextStep && (h.whats_next ?? '').includes(final.nextStep)
+    check('work', "the handoff arrived whole: end_session names both edited files and the commit, Claude's closing notes (the final answer) in what_i_did, its Next steps in whats_next",
+      whole, `${ends.length} end_session; ${JSON.stringify({ what_i_did: h.what_i_did, what_changed: h.what_changed, whats_next: h.whats_next }).slice(0, 600)}`)
+
+    // And in time: sent once the window left a request its answer (SPEC.md).
+    check('exit', `end_session reached Hark within ${EXIT_HANDOFF_MS} ms of classic.SessionEnd's start (the exit window less the 0.4 s a request keeps)`,
+      t.handoffMs !== undefined && t.handoffMs <= EXIT_HANDOFF_MS, t.handoffMs === undefined ? 'no end_session after classic.SessionEnd began' : `end_session received ${t.handoffMs} ms after classic.SessionEnd began`)
+  }
 
   const statuses = statusLines(run)
   const want = expectedStatus(cell)
@@ -295,12 +394,15 @@ export function expectedStatus(cell) {
 }
 
 /**
- * A row's log line with what changes from run to run put in words: the run's folder, and at exit the time left
- * for a request (the rest of the window less 0.4 s, after the store steps).
+ * A row's log line with what changes from run to run put in words: the run's folder, at exit the time left for
+ * a request (the rest of the window less 0.4 s, after the store steps), and under the late lock why the first
+ * write was refused: the final answer's write meets the lock (refused after the engine's ~0.7 s of retries) and
+ * the engine either waits for it before the exit or starts the exit at once, whose store steps stop waiting first.
  */
 function steady(r) {
   let line = r.row.log.replace(/\/tmp\/[^ )]*?\/home\//g, '<scratch home>/')
   if (r.cell.point?.id === 'exit') line = line.replace(/no answer within \d+\.\d s/g, 'no answer within <what the exit window left> s')
+  if (r.cell.machine?.id === 'store-locked-late') line = line.replace(/refused a write \((?:it did not answer in time|[^()]*Lock file is already being held)\)/, 'refused a write (<the lock held, or at exit no answer in time: whichever came first>)')
   return line
 }
 
@@ -340,6 +442,12 @@ export function reliabilityDoc(results, { engine, plugin, sessionCount }) {
     'fault at the edit and at exit share one (the handoff is the same whether the decisions came or not, and each',
     'point has its own log line), so the work column of an edit row is its session\'s exit. A handoff kept at exit is',
     'then sent by a second session started with the first one\'s store.',
+    '',
+    'In the row of the store\'s lock taken before the last answer, another process takes the lock as the scripted model',
+    'is asked for its final answer (the plugin stored its records until then) and gives it back once the session has',
+    'exited. That row\'s work column also holds the handoff whole (both files, the commit, and Claude\'s closing notes',
+    `from the final answer), and its exit column end_session reaching Hark within ${EXIT_HANDOFF_MS / 1000} s of \`classic.SessionEnd\`'s start`,
+    '(the window less the 0.4 s each request keeps: SPEC.md).',
     '',
     '| Fault | Point | finished | guard | one line | work | exit | status | What happened to the work | Status line |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -143,6 +143,9 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
  *   env         more environment variables for the engine (e.g. CLAUDE_BG_SOURCE)
  *   beforeClaude  called with the run's files just before claude starts (the home and project exist); may
  *               return a function, called once claude has exited (the bench watches the store this way)
+ *   onModelStep  ({ n, step, last }, files) => …: called, and awaited, when the scripted model is about to answer
+ *               a main-loop request (step: the scenario's step it gets; last: the final one), to act at one point of
+ *               the conversation (the fault matrix takes the store's lock just before the final answer)
  *   resume      once the first claude has exited, run a second one in the same project, home and listeners:
  *               `claude -p <scenario.resumePrompt> --resume <the first's session id>` with the same flags, its
  *               debug log, stdout and stderr in debug-2.log, stdout-2.jsonl, stderr-2.txt
@@ -187,7 +190,7 @@ export async function runSession(o = {}) {
     const proxyLog = (e) => fs.appendFileSync(files.proxy, JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n')
     const proxy = await startTlsProxy({ ca, targetPort: hark.port, log: proxyLog, ttlS, connectFault: o.connectFault })
     stops.push(proxy.close)
-    const model = await startFakeModel({ scenario, dir, ttlS })
+    const model = await startFakeModel({ scenario, dir, ttlS, onStep: o.onModelStep && ((request) => o.onModelStep(request, files)) })
     stops.push(model.close)
     const env = { ...engineEnv({ home, modelPort: model.port, proxyPort: proxy.port, caFile: files.ca }), ...(o.env ?? {}) }
 

@@ -22,6 +22,7 @@ function facts(over: Partial<HandoffFacts> = {}): HandoffFacts {
   return {
     moved: false,
     refused: false,
+    unread: false,
     conversation: CONV,
     segment: 0,
     all: { work: work('src/mine.ts', 'src/theirs.ts'), notes: 'notes' },
@@ -64,6 +65,7 @@ const rows: [string, HandoffFacts, HandoffDecision][] = [
   // Limits
   ['Limits: "When the store refuses a write …, that process then hands off its own work": no claim is stored', facts({ refused: true }), own('end_session')],
   ['Limits: "At exit, a claim still waiting on the store\'s lock after 150 ms counts as refused": own work', facts({ claim: refusedClaim }), own('end_session')],
+  ['the store could not be read for this handoff (the view may miss another process\'s handoff): own work only, no claim', facts({ unread: true, keys: undefined }), own('end_session')],
   ['Limits: a claim whose keys could not be read after it counts as refused', facts({ claim: { key: MINE, at: NOW, stored: true, keys: undefined } }), own('end_session')],
   ['Limits, refused with no work of its own: its Hark session is closed', facts({ refused: true, own: { work: NO_WORK } }), own('close_session', facts({ own: { work: NO_WORK } }))],
   ['Limits, refused with no work of its own while another process holds a live claim: "this one sends nothing for it" (no close_session under a handoff into the same Hark session)', facts({ refused: true, own: { work: NO_WORK }, keys: [RIVAL] }), { kind: 'quiet', why: 'rival' }],

@@ -3,7 +3,8 @@
  * several processes; Limits). At most one handoff per piece of work: before handing off, a process stores a
  * claim for the conversation's segment, and only the first claim the store holds sends the segment's work
  * (./claim.ts has the rule); it marks the work closed before it sends anything, so a process ending later
- * finds nothing pending and sends nothing. A process whose store refuses it sends its own work only.
+ * finds nothing pending and sends nothing. A process whose store refuses it, or cannot be read, sends its own
+ * work only.
  *
  * `decideHandoff` reads what the store showed and answers one step: store a claim, stay quiet, or send.
  * `afterEndSession` and `afterSessionStopped` decide the fallbacks. The application gathers the facts and
@@ -25,6 +26,11 @@ export interface HandoffFacts {
   readonly moved: boolean
   /** The store refused a write of this process's record, or a claim, earlier in this conversation. */
   readonly refused: boolean
+  /**
+   * The store could not be read for this handoff: what the view shows of the other processes may be stale
+   * (a handoff of theirs it has not seen), so this process vouches for its own work only.
+   */
+  readonly unread: boolean
   readonly conversation: ConversationKey
   /** The segment the merged view is at: how many handoffs the conversation has had. */
   readonly segment: number
@@ -104,8 +110,8 @@ function ownShare(f: HandoffFacts): HandoffDecision {
 export function decideHandoff(f: HandoffFacts): HandoffDecision {
   // "If the conversation moved to a background process, the process it left sends nothing."
   if (f.moved && !f.refused) return quiet('moved')
-  // Refused: no claim to store ("that process then hands off its own work").
-  if (f.refused) return ownShare(f)
+  // Refused: no claim to store ("that process then hands off its own work"); unread, the same.
+  if (f.refused || f.unread) return ownShare(f)
   const tool = toolFor(f.all, f.sessionOpen)
   // Nothing pending and no Hark session open: the work was handed off already, or there was none.
   if (tool === undefined) return quiet('nothing')
