@@ -91,6 +91,31 @@ describe('a background move: the brief is reused, Allow answers and work carry o
   })
 })
 
+describe('a resume whose start outlasts prompt.submit\'s 150 ms (a slow store)', () => {
+  const conv = new Conversation()
+  test('process one fetches the brief and records work', { options, timeoutMs: 15_000 }, async ($, on) => {
+    conv.process(on, { sessionId: 'first' })
+    await startSession($)
+    await write($, 'src/a.ts')
+  })
+
+  test('process two, 40 minutes later, fetches the brief again: it goes to the model with the first prompt, once', { options, timeoutMs: 15_000 }, async ($, on) => {
+    conv.pass(40 * MINUTE)
+    conv.store.keysDelayMs = 400
+    const world = conv.process(on, { sessionId: 'resumed' })
+    await $.session.start({ cwd: PROJECT, surface: null, isInteractive: false })
+    const first = $.prompt.submit({ text: 'go on', wait: false, origin: { kind: 'composer' } } as never) as Promise<{ context?: string[] }>
+    await settle(world.clock, first)
+    const out = await first
+    expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
+    expect(out.context?.[0]).toStartWith('<hark-brief project="V-012">')
+    const second = $.prompt.submit({ text: 'and then', wait: false, origin: { kind: 'composer' } } as never) as Promise<{ context?: unknown[] }>
+    await settle(world.clock, second)
+    expect((await second).context ?? []).toEqual([])
+    conv.store.keysDelayMs = 0
+  })
+})
+
 describe('a move back: an assistant row after the move means the conversation came back', () => {
   test('the original process hands off at exit', { options, timeoutMs: 15_000 }, async ($, on) => {
     const world = createWorld(on, { files: { [`${PROJECT}/.hark/project`]: 'V-012\n', '/t/back.jsonl': transcript('user', 'continued-in', 'user', 'assistant') } })
@@ -271,6 +296,25 @@ describe('the store refuses the claim: each process hands off its own work', () 
     await startSession($)
     await end($)
     expect(changed(world)).toEqual(['edited src/one.ts'])
+  })
+})
+
+describe('the store refuses the claim of a process with no work of its own', () => {
+  test('another process holds a live claim (it is handing off into the same Hark session): nothing is sent, no close_session', { options, timeoutMs: 15_000 }, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    world.store.data.set(claimKey(await conversationKey(), 0, world.clock.now() - 1_000, 'rival'), true)
+    world.store.refuseKeys = /^handoff:/
+    await end($)
+    expect(world.hark.calls.map((c) => c.tool)).toEqual(['get_agent_brief'])
+  })
+
+  test('no other claim: its own Hark session is closed', { options, timeoutMs: 15_000 }, async ($, on) => {
+    const world = createWorld(on)
+    await startSession($)
+    world.store.refuseKeys = /^handoff:/
+    await end($)
+    expect(world.hark.calls.map((c) => c.tool)).toEqual(['get_agent_brief', 'close_session'])
   })
 })
 

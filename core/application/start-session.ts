@@ -93,6 +93,7 @@ export class StartState implements BriefOwedWrites {
   private chores: Promise<void> | undefined
   private owed = false
   private resumed = false
+  private prompted = false
 
   get activeProject(): ProjectRef | undefined {
     return this.phase === 'active' ? this.project : undefined
@@ -113,6 +114,12 @@ export class StartState implements BriefOwedWrites {
   /** The conversation goes on from other processes' records: its first message's context is theirs. */
   noteResumed(): void {
     this.resumed = true
+  }
+  /** Whether no prompt of this conversation came before this one (true once). */
+  firstPrompt(): boolean {
+    const first = !this.prompted
+    this.prompted = true
+    return first
   }
   takeOwedBrief(): OwedBrief | undefined {
     const owed = this.owed ? 'brief' : this.resumed ? 'fetched' : undefined
@@ -178,7 +185,7 @@ export class StartSession {
    * A person's turn (a prompt, or /hark): in the agent view's placeholder, the first real task starts
    * the plugin for real (SPEC.md: prompt.submit); otherwise the usual start. The placeholder's first
    * message context was built without the brief, and the engine does not build it again for that message
-   * (docs/engine.md), so the first task's prompt owes the brief (`takeOwedBrief`).
+   * (docs/engine.md), so the first task's prompt owes the brief (`owedBrief`).
    */
   async forPerson(): Promise<void> {
     await this.ensureStarted()
@@ -204,8 +211,14 @@ export class StartSession {
     return this.state.started()
   }
 
-  /** What this prompt owes the model, asked once: the first since the placeholder was released, or of a resume. */
-  takeOwedBrief(): OwedBrief | undefined {
+  /**
+   * What this prompt owes the model, asked once: the first since the placeholder was released, or of a resume.
+   * The conversation's first prompt waits for the start to know (a resume is learned from the store, however
+   * long that takes), as the first message's context of a new conversation waits for it; later prompts ask at
+   * once.
+   */
+  async owedBrief(): Promise<OwedBrief | undefined> {
+    if (this.state.firstPrompt()) await this.state.started()
     return this.state.takeOwedBrief()
   }
 

@@ -88,7 +88,7 @@ function world(storeMs: number, { waitsEnd = false, holdClaim = false, holdRecor
   const handOff = new HandOff(new GatherHandoff(start, new BriefState(), conversation, records, clock), conversations, records, request, new HandoffAhead(), clock)
   /** The exit window ending at `end` on this clock. */
   const exitBy = (end: number): ExitWindow => ({ left: () => Math.max(0, end - now) })
-  return { handOff, hark, host, records, start, conversation, conversations, data, calls, exitBy, release: () => release(), elapsed: () => now - START }
+  return { handOff, hark, host, records, start, conversation, conversations, data, calls, exitBy, release: () => release(), elapsed: () => now - START, advance: (ms: number) => void (now += ms) }
 }
 
 afterEach(() => td.reset())
@@ -130,6 +130,24 @@ describe('at exit', () => {
     td.verify(w.hark.sessionStopped(td.matchers.anything(), td.matchers.anything()), { times: 0 })
     td.verify(w.host.log(td.matchers.contains('no exit time was left')), { times: 1 })
   })
+})
+
+describe('a handoff kept for later (nothing reached Hark) is written only while the window leaves its wait', () => {
+  for (const [left, kept] of [[300, true], [100, false]] as const) {
+    test(`end_session unreachable with ${left} ms of the window left: ${kept ? 'kept' : 'not kept, nothing written past the window'}`, async () => {
+      const w = world(1)
+      const end = START + WINDOW
+      td.when(w.hark.endSession(td.matchers.anything(), td.matchers.anything())).thenDo(async () => {
+        // The connection failed slowly: the window is all but spent when the answer comes.
+        w.advance(end - left - (START + w.elapsed()))
+        return { ok: false, kind: 'unreachable', detail: 'connection refused' }
+      })
+      await w.handOff.run(w.exitBy(end))
+      td.verify(w.hark.sessionStopped(td.matchers.anything(), td.matchers.anything()), { times: 0 })
+      expect([...w.data.keys()].some((k) => k.startsWith('undelivered:'))).toBe(kept)
+      td.verify(w.host.log(td.matchers.contains('no exit time was left')), { times: 1 })
+    })
+  }
 })
 
 describe("the handoff's claim", () => {

@@ -148,7 +148,7 @@ async function session(key: string, failures: Partial<Record<string, Failure>>, 
   await hook('prompt.submit', async (uc) => {
     await uc.start.forPrompt()
     await uc.prompt.run()
-    const owed = uc.start.takeOwedBrief()
+    const owed = await uc.start.owedBrief()
     if (owed !== undefined) text(await uc.context.briefForFirstTask(owed))
   })
   const file = `${ROOT}/src/db/ledger.sql`
