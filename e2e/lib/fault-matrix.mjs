@@ -395,14 +395,15 @@ export function expectedStatus(cell) {
 
 /**
  * A row's log line with what changes from run to run put in words: the run's folder, at exit the time left for
- * a request (the rest of the window less 0.4 s, after the store steps), and under the late lock why the first
- * write was refused: the final answer's write meets the lock (refused after the engine's ~0.7 s of retries) and
- * the engine either waits for it before the exit or starts the exit at once, whose store steps stop waiting first.
+ * a request (the rest of the window less 0.4 s, after the store steps), and under the late lock which store call
+ * gave up first: the final answer's write meets the lock (refused after the engine's ~0.7 s of retries), and the
+ * engine either waits for it before the exit or starts the exit at once, whose read (behind that write) or claim
+ * stops waiting first.
  */
 function steady(r) {
   let line = r.row.log.replace(/\/tmp\/[^ )]*?\/home\//g, '<scratch home>/')
   if (r.cell.point?.id === 'exit') line = line.replace(/no answer within \d+\.\d s/g, 'no answer within <what the exit window left> s')
-  if (r.cell.machine?.id === 'store-locked-late') line = line.replace(/refused a write \((?:it did not answer in time|[^()]*Lock file is already being held)\)/, 'refused a write (<the lock held, or at exit no answer in time: whichever came first>)')
+  if (r.cell.machine?.id === 'store-locked-late') line = line.replace(/refused a (?:read|write) \((?:it did not answer in time|[^()]*Lock file is already being held)\)/, 'refused a read or a write (<whichever call gave up first: at exit no answer in time, or the lock held>)')
   return line
 }
 
