@@ -66,14 +66,20 @@ export async function exitOnce(s: Scenario, sleep: (ms: number) => Promise<void>
   const app = compose({ access_key: KEY })
   const uc = () => app.useCases(ports)
   await uc().start.onSessionStart(ROOT)
+  // As the hooks adapter: the hooks after session.start wait for the start.
+  await uc().start.ensureStarted()
   for (const f of ['src/a.ts', 'src/b.ts', 'src/db/c.sql']) await uc().guard.after(`${ROOT}/${f}`)
   await uc().work.bash({ command: 'npm test', failed: false })
   await uc().work.notes('Done.\n\n## Next steps\n- more')
   exiting = true
   const started = performance.now()
-  await uc().move.run(undefined)
-  // As hooks.adapter.ts: the exit's claim at classic.SessionEnd (trees before it have no claimAhead).
-  await (uc().handOff as { claimAhead?: () => Promise<void> }).claimAhead?.()
+  // As hooks.adapter.ts at classic.SessionEnd: the move check, and beside it the read and the claim ahead
+  // (`prepare`; trees before it check the move, then call `claimAhead`).
+  const exit = uc()
+  const handOff = exit.handOff as { prepare?: (moveChecked: Promise<unknown>) => Promise<void>; claimAhead?: () => Promise<void> }
+  const moveChecked = exit.move.run(undefined)
+  if (handOff.prepare) await Promise.all([moveChecked, handOff.prepare(moveChecked)])
+  else await moveChecked.then(() => handOff.claimAhead?.())
   await uc().handOff.run(exitWindow(1_500))
   const ms = performance.now() - started
   return { ms, sent: asked }
