@@ -55,8 +55,6 @@ export class ConversationState implements MovedWrites {
   record: ConversationRecord | undefined
   view: ConversationView | undefined
   others: Others = new Map()
-  /** The store's keys as last read with the others. */
-  keys: readonly string[] | undefined
   refused = false
   moved = false
   /** The record's version: raised by each change kept in memory; a write carries the version it stores. */

@@ -114,12 +114,11 @@ export class RecordRepository {
   }
 
   /** Merges the records a read found with this process's record as it is now into the view. */
-  see({ others, keys }: Reading): void {
+  private see({ others }: Reading): void {
     const c = this.conversation
     const { open, record } = c
     if (!open || !record) return
     c.others = others
-    c.keys = keys
     c.view = mergeConversation(open.recordKey, record, others)
   }
 
