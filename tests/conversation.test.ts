@@ -91,7 +91,7 @@ describe('a background move: the brief is reused, Allow answers and work carry o
   })
 })
 
-describe('a resume whose start outlasts prompt.submit\'s 150 ms (a slow store)', () => {
+describe('a resume whose start outlasts prompt.submit\'s 150 ms (its record\'s write waits on the store\'s lock)', () => {
   const conv = new Conversation()
   test('process one fetches the brief and records work', { options, timeoutMs: 15_000 }, async ($, on) => {
     conv.process(on, { sessionId: 'first' })
@@ -99,20 +99,20 @@ describe('a resume whose start outlasts prompt.submit\'s 150 ms (a slow store)',
     await write($, 'src/a.ts')
   })
 
-  test('process two, 40 minutes later, fetches the brief again: it goes to the model with the first prompt, once', { options, timeoutMs: 15_000 }, async ($, on) => {
+  test('process two, 40 minutes later, fetches the brief again: it goes to the model with the first prompt, once, which does not wait for the record\'s write', { options, timeoutMs: 15_000 }, async ($, on) => {
     conv.pass(40 * MINUTE)
-    conv.store.keysDelayMs = 400
+    conv.store.locked = true
     const world = conv.process(on, { sessionId: 'resumed' })
     await $.session.start({ cwd: PROJECT, surface: null, isInteractive: false })
     const first = $.prompt.submit({ text: 'go on', wait: false, origin: { kind: 'composer' } } as never) as Promise<{ context?: string[] }>
-    await settle(world.clock, first)
+    expect(await settle(world.clock, first, 5_000, 10)).toBeLessThan(150)
     const out = await first
     expect(world.hark.callsTo('get_agent_brief')).toHaveLength(1)
     expect(out.context?.[0]).toStartWith('<hark-brief project="V-012">')
     const second = $.prompt.submit({ text: 'and then', wait: false, origin: { kind: 'composer' } } as never) as Promise<{ context?: unknown[] }>
     await settle(world.clock, second)
     expect((await second).context ?? []).toEqual([])
-    conv.store.keysDelayMs = 0
+    conv.store.locked = false
   })
 })
 

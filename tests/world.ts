@@ -36,8 +36,6 @@ export class FakeStore {
   readonly reads: string[] = []
   /** Make every read of keys hang (a store whose lock is never granted). */
   hangReads = false
-  /** Make every read of keys take this long on the mock clock (a slow disk). */
-  keysDelayMs = 0
   /**
    * Another process holds the store's lock: each write and delete retries for about 0.7 s, then fails, as the
    * engine's does (docs/engine.md, "The store's lock"); one that finds the lock released meanwhile goes through.
@@ -181,7 +179,6 @@ export function createWorld(on: On, options: WorldOptions = {}): World {
   })
   on('store.keys', async () => {
     if (store.hangReads) await new Promise(() => undefined)
-    if (store.keysDelayMs > 0) await clock.sleep(store.keysDelayMs)
     return { value: [...store.data.keys()] }
   })
   /** Waits for the lock as the engine does: whether it was granted. */

@@ -65,9 +65,8 @@ export async function onPromptContext(app: Application, $: EngineInterface, e: P
 export async function onPromptSubmit(app: Application, $: EngineInterface, e: PromptSubmitInput, next: Next<'prompt.submit'>) {
   const brief = await hookCall(app, $, 'prompt.submit')(async (uc) => {
     await uc.start.forPrompt()
-    // The first prompt learns what it owes once the start is in (a resume's brief goes with it), and is noted then.
-    const owed = await uc.start.owedBrief()
     await uc.prompt.run()
+    const owed = uc.start.takeOwedBrief()
     return owed && uc.context.briefForFirstTask(owed)
   })
   // The prompt is never changed: the brief goes beside it, as context the person does not see.

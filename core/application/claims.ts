@@ -16,14 +16,16 @@ import type { ConversationReads } from './conversation-state'
 import { within } from './deadline'
 import { LATE_WRITE_MS, type StoreCallOptions, type StoreCalls } from './store-calls'
 
-/** What everyone but Claims reads of the claims this process holds for its next handoff. */
-export interface HeldClaimsReads {
-  readonly keys: ReadonlySet<string>
-}
+/**
+ * Whose claim a handoff may take over as its own: any handoff of this process the prune's (it holds the segment
+ * while it folds idle records), and the exit's handoff also the claim made ahead for it at classic.SessionEnd.
+ */
+export type PassOn = 'any-handoff' | 'exit'
 
 /** The claims this process stored for its next handoff to take over, for the conversation. Written by Claims alone. */
-export class HeldClaims implements HeldClaimsReads {
-  readonly keys = new Set<string>()
+export class HeldClaims {
+  readonly forAny = new Set<string>()
+  readonly forExit = new Set<string>()
 }
 
 export class Claims {
@@ -35,33 +37,31 @@ export class Claims {
     private readonly held: HeldClaims,
   ) {}
 
-  /** The claims this process holds for its next handoff. */
-  get heldKeys(): ReadonlySet<string> {
-    return this.held.keys
+  /** The claims this process holds for a handoff to take over: the exit's (`exit`) or any other's. */
+  heldFor(exit: boolean): ReadonlySet<string> {
+    return exit ? new Set([...this.held.forAny, ...this.held.forExit]) : this.held.forAny
   }
 
   /**
    * SPEC.md: before handing off, store a claim for the segment, then read the keys (undefined: the
-   * conversation is not open). `passOn`: a claim this process's next handoff takes over as its own when it
-   * finds it first: the prune's (it holds one for the segment while it folds idle records) and the one
-   * stored ahead at classic.SessionEnd. Any other claim of this process (a handoff running beside this one)
-   * is not taken over.
+   * conversation is not open). `passOn`: which handoff of this process takes it over as its own when it finds it
+   * first (see PassOn). Any other claim of this process (a handoff running beside this one) is not taken over.
    */
-  async claim(segment: number, options: StoreCallOptions = {}, passOn = false): Promise<ClaimAttempt | undefined> {
+  async claim(segment: number, options: StoreCallOptions = {}, passOn?: PassOn): Promise<ClaimAttempt | undefined> {
     const open = this.conversation.open
     if (!open) return undefined
     const now = options.at ?? (await this.clock.now())
     const key = claimKey(open.key, segment, now, this.entropy.randomHex(8))
     // Noted before it is written: a claim the store takes late is still known.
-    if (passOn) this.held.keys.add(key)
+    if (passOn !== undefined) (passOn === 'exit' ? this.held.forExit : this.held.forAny).add(key)
     return this.attempt(key, now, options)
   }
 
   /** Whether a handoff claim for `segment`, stored now, came first (for the prune, which folds under it). */
   async won(segment: number): Promise<boolean> {
     const open = this.conversation.open
-    const attempt = await this.claim(segment, {}, true)
-    return open !== undefined && attempt !== undefined && judgeClaim(attempt, claimPrefix(open.key, segment), this.held.keys).outcome === 'won'
+    const attempt = await this.claim(segment, {}, 'any-handoff')
+    return open !== undefined && attempt !== undefined && judgeClaim(attempt, claimPrefix(open.key, segment), this.held.forAny).outcome === 'won'
   }
 
   /** A first-wins claim under `prefix` (`<prefix><time>:<random>`), for other work than a segment's: whether this one came first. */

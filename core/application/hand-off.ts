@@ -14,7 +14,7 @@
  * HandOff, built for each hook call, is its only writer.
  */
 import type { ClaimAttempt } from '../domain/conversation/claim'
-import { decideHandoff, toolFor, type HandoffDecision, type Pending } from '../domain/conversation/handoff-decision'
+import { claimOf, decideHandoff, keepFits, toolFor, type HandoffDecision, type Pending } from '../domain/conversation/handoff-decision'
 import { markHandedOff, markOwnHandedOff } from '../domain/conversation/merge'
 import { CLOSE_REASON, type HandoffPayload } from '../domain/handoff'
 import type { Clock } from '../ports/clock.port'
@@ -43,11 +43,17 @@ interface Prepared extends HandoffRead {
   readonly claim?: { readonly segment: number; readonly attempt: ClaimAttempt }
 }
 
-/** What classic.SessionEnd prepares for the session.end that follows. Written by HandOff alone. */
+/**
+ * The conversation's handoffs in this process: what classic.SessionEnd prepares for the session.end that follows,
+ * and the handoff under way (one at a time: a second waits for it, then finds its work marked). Written by HandOff
+ * alone.
+ */
 export class HandoffAhead {
   preparing: Promise<Prepared | undefined> | undefined
   /** session.end went on without it: it must claim nothing more. */
   abandoned = false
+  /** The handoff under way (/hark handoff, or the exit's), settled when it is done. Never rejects. */
+  running: Promise<unknown> | undefined
 }
 
 /** The exit's store calls at classic.SessionEnd, outside the window: SPEC's 150 ms, a late write counting as refused. */
@@ -67,32 +73,48 @@ export class HandOff {
    * Hands the conversation's pending work off: the decision, the claim, the mark, the request, the status.
    * @param exit the exit window (session.end), or undefined for /hark handoff
    */
-  async run(exit?: ExitWindow): Promise<HandoffOutcome> {
+  run(exit?: ExitWindow): Promise<HandoffOutcome> {
+    // One handoff at a time in a process: /hark handoff still storing its claim or mark when the exit begins is
+    // waited for (at exit while the window allows), so the exit decides on the work it marked.
+    const before = this.ahead.running
     const budget = new ExitBudget(exit)
+    const running = (async () => {
+      if (before) await (budget.exiting ? within(this.clock, () => budget.reserve(), () => before) : before)
+      return this.runNow(budget)
+    })()
+    this.ahead.running = quiet(running)
+    return running
+  }
+
+  private async runNow(budget: ExitBudget): Promise<HandoffOutcome> {
     const prepared = await this.take(budget)
     const read = prepared ?? (await this.readNow(budget))
     const snapshot = this.gather.snapshot(read)
     if (!snapshot) {
-      await this.release(prepared, budget)
+      await this.release([prepared?.claim?.attempt], budget)
       return { kind: 'idle' }
     }
     // The claim made ahead counts when it is for the segment the view is at now.
     let claim = prepared?.claim?.segment === snapshot.view.segment ? prepared.claim.attempt : undefined
-    let decision = this.decide(snapshot, claim)
+    let decision = this.decide(snapshot, claim, budget.exiting)
     if (decision.kind === 'claim') {
       claim = await this.claims.claim(decision.segment, { ...budget.store, at: snapshot.at })
-      decision = this.decide(snapshot, claim)
+      decision = this.decide(snapshot, claim, budget.exiting)
     }
-    if (decision.kind === 'quiet') {
-      await this.release(prepared, budget)
-      return { kind: decision.why === 'rival' ? 'taken' : decision.why }
+    // A stored claim the handoff does not send the segment under holds up no other process's handoff.
+    const unused = [prepared?.claim?.attempt, claim].filter((a) => a?.stored === true && !(decision.kind === 'send' && decision.share === 'all' && a === claim))
+    if (decision.kind !== 'send') {
+      await this.release(unused, budget)
+      return { kind: decision.kind === 'claim' || decision.why === 'nothing' ? 'nothing' : decision.why === 'rival' ? 'taken' : decision.why }
     }
-    if (decision.kind !== 'send') return { kind: 'nothing' }
-    // A refused claim refuses the conversation, as a refused record does (SPEC.md, Limits).
-    if (decision.share === 'own' && !snapshot.refused) this.records.refuse()
+    // A refused claim refuses the conversation, as a refused record does (SPEC.md, Limits); a read that only
+    // ran out of time does not.
+    const facts = factsOf(snapshot, this.claims.heldFor(budget.exiting), claim)
+    if (claimOf(facts)?.outcome === 'refused') this.records.refuse()
     await this.mark(decision.share, snapshot, budget)
     const outcome = await this.request.carry(decision.tool, snapshot.project.venture, decision.pending, budget)
     if (outcome.kind === 'sent') await this.noteSent(outcome.tool, snapshot, budget)
+    await this.release(unused, budget, true)
     return outcome
   }
 
@@ -117,7 +139,7 @@ export class HandOff {
     const budget = new ExitBudget(undefined)
     const snapshot = this.gather.snapshot(await this.readNow(budget))
     if (!snapshot) return { kind: 'idle' }
-    const decision = this.decide(snapshot, undefined)
+    const decision = this.decide(snapshot, undefined, false)
     if (decision.kind === 'quiet') return { kind: decision.why === 'moved' ? 'moved' : 'nothing' }
     const tool = decision.kind === 'send' ? decision.tool : toolFor(snapshot.view, snapshot.sessionOpen)
     const pending: Pending = decision.kind === 'send' ? decision.pending : snapshot.view
@@ -125,8 +147,9 @@ export class HandOff {
     return tool === 'end_session' ? { kind: 'end_session', payload: this.request.payloadFor(snapshot.project.venture, pending).payload } : { kind: 'nothing' }
   }
 
-  private decide(snapshot: Snapshot, claim: ClaimAttempt | undefined): HandoffDecision {
-    return decideHandoff(factsOf(snapshot, this.claims.heldKeys, claim))
+  /** The decision on a snapshot; `exit`: the exit's handoff, which takes the claim made ahead for it as its own. */
+  private decide(snapshot: Snapshot, claim: ClaimAttempt | undefined, exit: boolean): HandoffDecision {
+    return decideHandoff(factsOf(snapshot, this.claims.heldFor(exit), claim))
   }
 
   /** classic.SessionEnd's part: the read, and the claim beside it when the decision asks for one. */
@@ -139,8 +162,8 @@ export class HandOff {
     // other records are read: SPEC's rule is on the claims alone, and the mark covers what the read finds.
     const known = this.gather.snapshot({ reading: undefined, at: await this.clock.now() })
     // Whether there is something to claim for; the read under way decides the rest at session.end.
-    const decision = known && decideHandoff({ ...factsOf(known, this.claims.heldKeys), unread: false })
-    const claiming = known && decision?.kind === 'claim' && !this.ahead.abandoned ? this.claims.claim(decision.segment, { ...AHEAD, at: known.at }, true) : undefined
+    const decision = known && decideHandoff({ ...factsOf(known, this.claims.heldFor(true)), unread: false })
+    const claiming = known && decision?.kind === 'claim' && !this.ahead.abandoned ? this.claims.claim(decision.segment, { ...AHEAD, at: known.at }, 'exit') : undefined
     const [read, attempt] = await Promise.all([within(this.clock, 2 * STORE_WAIT_EXIT_MS, () => reading), claiming])
     const now = read.done ? this.gather.snapshot(read.value) : undefined
     // A store too slow to read in time, or a segment another process closed meanwhile: session.end reads
@@ -173,10 +196,15 @@ export class HandOff {
     return this.gather.read(budget.store)
   }
 
-  /** Removes the claim made ahead when the work it was for is gone, so it holds up no other process's handoff. */
-  private async release(prepared: Prepared | undefined, budget: ExitBudget): Promise<void> {
-    const attempt = prepared?.claim?.attempt
-    if (attempt?.stored) await this.claims.release(attempt.key, budget.store)
+  /**
+   * Removes stored claims the handoff did not use (the work they were for is gone, or it sent its own work only), so
+   * they hold up no other process's handoff. `afterRequest`: at exit only while the window leaves the wait.
+   */
+  private async release(attempts: readonly (ClaimAttempt | undefined)[], budget: ExitBudget, afterRequest = false): Promise<void> {
+    for (const attempt of attempts) {
+      if (attempt?.stored !== true || (afterRequest && !keepFits(budget.windowLeft()))) continue
+      await this.claims.release(attempt.key, afterRequest ? budget.keepStore : budget.store)
+    }
   }
 
   /**

@@ -93,7 +93,8 @@ export class StartState implements BriefOwedWrites {
   private chores: Promise<void> | undefined
   private owed = false
   private resumed = false
-  private prompted = false
+  private noteLoadedOnce: () => void = () => undefined
+  private readonly loadedOnce = new Promise<void>((done) => (this.noteLoadedOnce = done))
 
   get activeProject(): ProjectRef | undefined {
     return this.phase === 'active' ? this.project : undefined
@@ -103,6 +104,16 @@ export class StartState implements BriefOwedWrites {
   }
   housekeeping(): Promise<void> {
     return this.chores ?? Promise.resolve()
+  }
+  /**
+   * The conversation is loaded: read from the store (a resume known), the brief under way; the start goes on
+   * with this process's record's write. Resolved too when the start ends before it. Never rejects.
+   */
+  loaded(): Promise<void> {
+    return Promise.race([this.loadedOnce, this.started()])
+  }
+  noteLoaded(): void {
+    this.noteLoadedOnce()
   }
 
   briefGiven(): void {
@@ -114,12 +125,6 @@ export class StartState implements BriefOwedWrites {
   /** The conversation goes on from other processes' records: its first message's context is theirs. */
   noteResumed(): void {
     this.resumed = true
-  }
-  /** Whether no prompt of this conversation came before this one (true once). */
-  firstPrompt(): boolean {
-    const first = !this.prompted
-    this.prompted = true
-    return first
   }
   takeOwedBrief(): OwedBrief | undefined {
     const owed = this.owed ? 'brief' : this.resumed ? 'fetched' : undefined
@@ -185,7 +190,7 @@ export class StartSession {
    * A person's turn (a prompt, or /hark): in the agent view's placeholder, the first real task starts
    * the plugin for real (SPEC.md: prompt.submit); otherwise the usual start. The placeholder's first
    * message context was built without the brief, and the engine does not build it again for that message
-   * (docs/engine.md), so the first task's prompt owes the brief (`owedBrief`).
+   * (docs/engine.md), so the first task's prompt owes the brief (`takeOwedBrief`).
    */
   async forPerson(): Promise<void> {
     await this.ensureStarted()
@@ -197,12 +202,17 @@ export class StartSession {
   }
 
   /**
-   * prompt.submit (SPEC.md: it waits at most 150 ms for the store): the start is waited for that long at
-   * most, as the prompt only notes itself in the store; the agent view's placeholder, which has done no
-   * store call, is released, and its first task waits for the start and the brief it carries.
+   * prompt.submit (SPEC.md: it waits at most 150 ms for the store): the conversation's load is waited for that
+   * long at most (its records read, so a resume is known and its brief under way; not this process's record's
+   * write, which may wait on the store's lock), as the prompt only notes itself in the store; the agent view's
+   * placeholder, which has done no store call, is released, and its first task waits for the start and the
+   * brief it carries.
    */
   async forPrompt(): Promise<void> {
-    await within(this.clock, STORE_WAIT_EXIT_MS, () => this.ensureStarted())
+    await within(this.clock, STORE_WAIT_EXIT_MS, () => {
+      void this.ensureStarted()
+      return this.state.loaded()
+    })
     if (this.state.phase === 'placeholder') await this.forPerson()
   }
 
@@ -211,14 +221,8 @@ export class StartSession {
     return this.state.started()
   }
 
-  /**
-   * What this prompt owes the model, asked once: the first since the placeholder was released, or of a resume.
-   * The conversation's first prompt waits for the start to know (a resume is learned from the store, however
-   * long that takes), as the first message's context of a new conversation waits for it; later prompts ask at
-   * once.
-   */
-  async owedBrief(): Promise<OwedBrief | undefined> {
-    if (this.state.firstPrompt()) await this.state.started()
+  /** What this prompt owes the model, asked once: the first since the placeholder was released, or of a resume. */
+  takeOwedBrief(): OwedBrief | undefined {
     return this.state.takeOwedBrief()
   }
 
@@ -251,6 +255,7 @@ export class StartSession {
     // handoff does (within the exit window), as it may claim this conversation's segment.
     this.briefs.beginAtStart(cached)
     state.beginHousekeeping(this.conversation.housekeeping(project.venture))
+    state.noteLoaded()
     await this.conversation.join(loaded)
   }
 }

@@ -148,7 +148,7 @@ async function session(key: string, failures: Partial<Record<string, Failure>>, 
   await hook('prompt.submit', async (uc) => {
     await uc.start.forPrompt()
     await uc.prompt.run()
-    const owed = await uc.start.owedBrief()
+    const owed = uc.start.takeOwedBrief()
     if (owed !== undefined) text(await uc.context.briefForFirstTask(owed))
   })
   const file = `${ROOT}/src/db/ledger.sql`
