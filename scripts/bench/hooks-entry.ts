@@ -222,10 +222,12 @@ export async function sessionOnce(hops = false): Promise<SessionFigures> {
   })
   await hook('turn.complete', () => uc().work.notes('Done: the report export.\n\n## Next steps\n- the rounding in deposits'))
   await hook('classic.SessionEnd', async () => {
-    // As hooks.adapter.ts: the move check, then the exit's claim (trees before it have no claimAhead).
-    const cases = uc() as ReturnType<typeof uc> & { handOff: { claimAhead?: () => Promise<void> } }
-    await cases.move.run(`${ROOT}/.claude/transcript.jsonl`)
-    await cases.handOff.claimAhead?.()
+    // As hooks.adapter.ts: the move check, and beside it the read and the claim ahead (`prepare`; trees before
+    // it check the move, then call `claimAhead`).
+    const cases = uc() as ReturnType<typeof uc> & { handOff: { prepare?: (moveChecked: Promise<unknown>) => Promise<void>; claimAhead?: () => Promise<void> } }
+    const moveChecked = cases.move.run(`${ROOT}/.claude/transcript.jsonl`)
+    if (cases.handOff.prepare) await Promise.all([moveChecked, cases.handOff.prepare(moveChecked)])
+    else await moveChecked.then(() => cases.handOff.claimAhead?.())
   })
   await hook('session.end (clear)', async () => {
     const cases = uc()
