@@ -7,9 +7,11 @@
 //     which marks each source file with a `// path` comment, split there and parsed part by part (the
 //     counts come out a little above the shipped file's, which the generator then trims: see
 //     scripts/fewer-nodes.mjs), largest first, with their functions, declarators and regex literals.
-// Prints figures; asserts nothing.
+// Prints figures. With --check it prints only the shipped files' total against the budget kept in
+// budget.json (`moduleNodes`: the count when it was set, plus 3 %) and exits 1 when the total is above it,
+// as `npm test` runs it. Raising the budget is a commit of its own that says what the nodes buy.
 //
-//   node scripts/module-parts.mjs [--top N] [--json]
+//   node scripts/module-parts.mjs [--top N] [--json] [--check]
 import { parse } from 'acorn'
 import { build } from 'esbuild'
 import { readFileSync } from 'node:fs'
@@ -18,7 +20,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const { values: opt } = parseArgs({ options: { top: { type: 'string', default: '25' }, json: { type: 'boolean', default: false } } })
+const { values: opt } = parseArgs({ options: { top: { type: 'string', default: '25' }, json: { type: 'boolean', default: false }, check: { type: 'boolean', default: false } } })
 
 /** Syntax nodes, functions, variable declarators and regex literals of a piece of JavaScript. */
 function count(text) {
@@ -40,6 +42,18 @@ function count(text) {
 
 const shipped = ['build/register.js', ...new Set([...readFileSync(join(root, 'build/register.js'), 'utf8').matchAll(/from\s*"\.\.\/(vendor\/[\w.-]+\.js)"/g)].map((m) => m[1]))]
 const files = shipped.map((file) => ({ file, ...count(readFileSync(join(root, file), 'utf8')) }))
+const shippedNodes = files.reduce((t, f) => t + f.nodes, 0)
+
+if (opt.check) {
+  const budget = JSON.parse(readFileSync(join(root, 'budget.json'), 'utf8')).moduleNodes
+  if (!Number.isInteger(budget)) {
+    console.error('budget.json: moduleNodes must be a whole number')
+    process.exit(1)
+  }
+  const within = shippedNodes <= budget
+  console.log(`${files.map((f) => `${f.file} ${f.nodes}`).join(' + ')} = ${shippedNodes} syntax nodes; budget ${budget} (budget.json): ${within ? `within, ${budget - shippedNodes} to spare` : `OVER by ${shippedNodes - budget}`}`)
+  process.exit(within ? 0 : 1)
+}
 
 const bundled = await build({
   absWorkingDir: root,
@@ -70,7 +84,7 @@ if (opt.json) {
   const pad = (x, n) => String(x).padStart(n)
   console.log('Shipped files (what the engine reads at every start): syntax nodes, functions, declarators, regex literals, bytes')
   for (const f of files) console.log(`  ${f.file.padEnd(24)} ${pad(f.nodes, 7)} ${pad(f.functions, 6)} ${pad(f.declarators, 6)} ${pad(f.regexes, 5)} ${pad(f.bytes, 8)}`)
-  console.log(`  ${'all'.padEnd(24)} ${pad(files.reduce((t, f) => t + f.nodes, 0), 7)}`)
+  console.log(`  ${'all'.padEnd(24)} ${pad(shippedNodes, 7)}`)
   console.log(`\nbuild/register.js by folder (${total} nodes before the generator's last trim)`)
   for (const [folder, n] of Object.entries(byFolder).sort((a, b) => b[1] - a[1])) console.log(`  ${folder.padEnd(24)} ${pad(n, 7)}  ${pad(((100 * n) / total).toFixed(1), 5)}%`)
   console.log(`\nbuild/register.js by source file, the ${opt.top} largest: nodes, share, functions, declarators, regex literals`)

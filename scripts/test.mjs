@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check the project has, in order, each with a scratch HOME where the engine runs.
 // Exit 1 when any fails. Steps: the vendored bundles are fresh; build/register.js (the module the engine
-// loads) is what the sources build to; the engine's declarations are laid;
+// loads) is what the sources build to; its syntax nodes are within budget.json; the engine's declarations are laid;
 // the layering (scripts/check-layers.mjs); tsc; tsc over the specs; the privacy check; claude plugin
 // validate --strict; vitest; claude plugin test; end to end, headless; end to end in a terminal (tmux); the fault matrix.
 //
@@ -25,6 +25,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
 const steps = [
   ['vendor', 'vendored bundles match the pinned packages', ['node', 'scripts/build-vendor.mjs', '--check']],
   ['build', 'build/register.js, the module the engine loads, is what the sources build to (rebuilt if not)', ['node', 'scripts/build-module.mjs', '--check']],
+  ['budget', "the module's syntax nodes within budget.json (the engine's scan at every start follows them)", ['node', 'scripts/module-parts.mjs', '--check']],
   ['types', "the engine's declarations are laid", ['node', 'scripts/engine-types.mjs']],
   ['layers', 'dependencies point inward (core/ imports only core/, domain < ports < application)', ['node', 'scripts/check-layers.mjs']],
   ['tsc', 'tsc --noEmit under strict', [bin('tsc'), '-p', 'tsconfig.json']],
