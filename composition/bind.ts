@@ -25,6 +25,29 @@ export type LoadBind = Bind & { readonly [lifetime]: 'load' }
 export type ConversationBind = Bind & { readonly [lifetime]: 'conversation' }
 export type CallBind = Bind & { readonly [lifetime]: 'call' }
 
+/**
+ * One feature's bindings (brief, guard, handoff, store, …), by the container each goes into: the load's
+ * (load-lived state and values, and the use cases), each conversation's, each hook call's.
+ */
+export interface Feature {
+  readonly load?: ContainerModule
+  readonly conversation?: ContainerModule
+  readonly call?: ContainerModule
+}
+
+/** A feature's bindings, each part a module for the container of its lifetime. */
+export function feature(parts: {
+  readonly load?: (bind: LoadBind) => void
+  readonly conversation?: (bind: ConversationBind) => void
+  readonly call?: (bind: CallBind) => void
+}): Feature {
+  return {
+    ...(parts.load && { load: loadModule(parts.load) }),
+    ...(parts.conversation && { conversation: conversationModule(parts.conversation) }),
+    ...(parts.call && { call: callModule(parts.call) }),
+  }
+}
+
 /** A module for the load's container (the root). */
 export function loadModule(load: (bind: LoadBind) => void): ContainerModule {
   return new ContainerModule(({ bind }) => load(bind as LoadBind))
@@ -46,10 +69,13 @@ export function perCall<T, A extends unknown[]>(bind: CallBind, id: Identifier<T
   bind<T>(id).toResolvedValue(make, deps).inSingletonScope()
 }
 
-/** `perCall` for a class: `new make(...deps)`. */
-export function perCallClass<T, A extends unknown[]>(bind: CallBind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
+/**
+ * `perCall` for a class: `new make(...deps)`, bound under the class itself, or under `as` (a port the class
+ * implements).
+ */
+export function perCallClass<S, T extends S, A extends unknown[]>(bind: CallBind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>, as?: Identifier<S>): void {
   // A class is its own identifier; `A` is generic here, so tsc cannot see that `make` is one.
-  perCall(bind, make as unknown as Identifier<T>, (...args: A) => new make(...args), deps)
+  perCall<S, A>(bind, as ?? (make as unknown as Identifier<S>), (...args: A) => new make(...args), deps)
 }
 
 /**
@@ -59,14 +85,6 @@ export function perCallClass<T, A extends unknown[]>(bind: CallBind, make: new (
  */
 export function useCase<T, A extends unknown[]>(bind: LoadBind, make: new (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
   bind<T>(make as unknown as Identifier<T>).toResolvedValue((...args: A) => new make(...args), deps).inRequestScope()
-}
-
-/**
- * `useCase` built by `make`, for a use case whose own parts (used by it alone) are built with it, by plain
- * `new`: each binding a call resolves costs it, and those parts need none.
- */
-export function useCaseMade<T, A extends unknown[]>(bind: LoadBind, id: abstract new (...args: never[]) => T, make: (...args: A) => T, deps: NoInfer<Dependencies<A>>): void {
-  bind<T>(id as unknown as Identifier<T>).toResolvedValue(make, deps).inRequestScope()
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Host } from '../ports/host.port'
 import type { BriefService } from './brief-service'
 import type { RecordRepository } from './record-repository'
-import type { CompactedWrites } from './guard-edit'
+import type { CompactedWrites } from './guard-state'
 import type { StartReads } from './start-session'
 
 export class Compact {

@@ -4,43 +4,25 @@
  * any part of it), Hark's last answer per tool with the fix for each failure, the store (its file's name,
  * entries, size, a refused write), handoffs waiting for delivery, and the versions.
  *
- * State: none of its own; it reads StartState, HarkAnswers (written by the MCP gateway), ConversationState
- * and StoreHealth, and the store through StoreCalls (reads only).
+ * State: none of its own; it reads StartState, HarkAnswers (written by the MCP gateway), and what StoreSurvey
+ * counts in the store.
  */
-import { BRIEF_PREFIX, CLAIM_PREFIX, RECORD_PREFIX } from '../domain/conversation/keys'
 import { pathRules } from '../domain/paths'
 import { projectFileCandidates } from '../domain/project'
-import { UNDELIVERED_CLAIM_PREFIX, UNDELIVERED_PREFIX } from '../domain/undelivered'
 import type { Clock } from '../ports/clock.port'
 import type { SessionInfo } from '../ports/session.port'
-import type { ConversationReads } from './conversation-state'
-import type { StoreCalls, StoreHealthReads } from './store-calls'
-import { quiet, within } from './deadline'
-import type { DeliverLater } from './deliver-later'
+import { quiet } from './deadline'
 import type { HarkAnswer, HarkAnswersReads } from './hark-answers'
 import type { Settings } from './settings'
 import type { StartReads } from './start-session'
+import type { StoreFacts, StoreSurvey } from './store-survey'
 
 /** The store's file, as the engine names it (SPEC.md, What it stores); the plugin is not told which is its own. */
 export const STORE_FILES = 'hark-memory_hark-aae3fede4df5.json (installed from this repository), hark-memory_synced-1aada258dc33.json (the Claude directory), hark-memory_inline-b2086a409123.json (--plugin-dir)'
-/** How long reading the store may take, all keys and values together (ms): the report shows what it has by then. */
-export const DOCTOR_STORE_WAIT_MS = 1_000
 /** Places listed at most when no project file was found (two per folder up to the root). */
 const MAX_PLACES = 40
 
 const CONFIGURE = '/plugin configure hark-memory@hark'
-
-/** What the store holds, as counted; `undefined` fields were not readable in time. */
-export interface StoreFacts {
-  readonly entries?: number
-  readonly bytes?: number
-  readonly records?: number
-  readonly briefs?: number
-  readonly claims?: number
-  readonly undelivered?: number
-  readonly refusedWrite: boolean
-  readonly slow: boolean
-}
 
 /** Everything the report shows, gathered (plain data, so the text is a pure function of it). */
 export interface DoctorFacts {
@@ -129,21 +111,17 @@ export class Doctor {
     private readonly settings: Settings,
     private readonly session: SessionInfo,
     private readonly answers: HarkAnswersReads,
-    private readonly conversation: ConversationReads,
-    private readonly health: StoreHealthReads,
-    private readonly store: StoreCalls,
-    private readonly delivery: DeliverLater,
+    private readonly survey: StoreSurvey,
     private readonly clock: Clock,
   ) {}
 
   /** The report for `/hark doctor`. Sends nothing; never throws (a fact that can't be read shows as unknown). */
   async report(): Promise<string> {
     const { project, activeProject } = this.start
-    const [now, looked, storeFacts, waiting, pluginVersion, engineVersion] = await Promise.all([
+    const [now, looked, { store, waiting }, pluginVersion, engineVersion] = await Promise.all([
       this.clock.now(),
       project ? [] : this.places(),
-      this.storeFacts(),
-      activeProject ? this.delivery.waiting(activeProject.venture).catch(() => 0) : 0,
+      this.survey.survey(activeProject?.venture),
       quiet(this.session.pluginVersion()),
       quiet(this.session.engineVersion()),
     ])
@@ -154,7 +132,7 @@ export class Doctor {
       keySet: this.settings.accessKey !== undefined,
       answers: this.answers.last,
       now,
-      store: storeFacts,
+      store,
       waiting,
       pluginVersion,
       engineVersion,
@@ -169,20 +147,5 @@ export class Doctor {
     } catch {
       return []
     }
-  }
-
-  private async storeFacts(): Promise<StoreFacts> {
-    const flags = { refusedWrite: this.conversation.refused, slow: this.health.slow }
-    const wait = { waitMs: DOCTOR_STORE_WAIT_MS }
-    const read = await within(this.clock, DOCTOR_STORE_WAIT_MS, async () => {
-      // A store that did not answer is not an empty one: the report says it could not be read.
-      const keys = await this.store.keys(wait)
-      if (keys === undefined) throw new Error('the store did not answer')
-      const count = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).length
-      const values = await Promise.all(keys.map((k) => this.store.get(k, wait)))
-      const bytes = keys.reduce((sum, k, i) => sum + JSON.stringify(k).length + (JSON.stringify(values[i]) ?? '').length + 2, 2)
-      return { entries: keys.length, bytes, records: count(RECORD_PREFIX), briefs: count(BRIEF_PREFIX), claims: count(CLAIM_PREFIX), undelivered: count(UNDELIVERED_PREFIX) + count(UNDELIVERED_CLAIM_PREFIX) }
-    })
-    return read.done ? { ...read.value, ...flags } : flags
   }
 }

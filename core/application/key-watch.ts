@@ -1,25 +1,19 @@
 /**
  * A refused key is not "offline" (SPEC.md, the status line; README, Setup, lists `key refused`): whichever request Hark answers with
  * HTTP 401 or 403 (the decisions at an edit, the handoff, /hark needs, a handoff delivered later), the status
- * line turns to `key refused`, until a brief is fetched again (BriefService). Wraps the Hark gateway; the brief's own
- * result is BriefService's (it draws the status line itself), so only the other requests are watched here.
+ * line turns to `key refused`, until a brief is fetched again (KeepBrief). Wraps the Hark gateway; the brief's own
+ * result is KeepBrief's (it draws the status line itself), so only the other requests are watched here.
  */
 import type { EndSessionArgs, HarkCallOptions, HarkGateway, HarkResult } from '../ports/hark.port'
-import type { Host } from '../ports/host.port'
 import type { Venture } from '../domain/project'
-import { showStatusLine, type KeyRefusedWrites } from './brief-service'
-import type { ConversationReads } from './conversation-state'
-import type { Settings } from './settings'
-import type { StartReads } from './start-session'
+import type { KeyRefusedWrites } from './brief-service'
+import type { StatusLine } from './status-line'
 
 export class KeyWatch implements HarkGateway {
   constructor(
     private readonly inner: HarkGateway,
     private readonly briefs: KeyRefusedWrites,
-    private readonly start: StartReads,
-    private readonly conversation: ConversationReads,
-    private readonly settings: Settings,
-    private readonly host: Host,
+    private readonly status: StatusLine,
   ) {}
 
   getBrief(venture: Venture, options?: HarkCallOptions) {
@@ -49,9 +43,7 @@ export class KeyWatch implements HarkGateway {
     const result = await request
     // Another answer says little of the key (a request may be let through that the brief's is not): only a
     // fetched brief turns the line back.
-    if (!result.ok && result.kind === 'key-refused' && this.briefs.noteKeyRefused() && !this.start.ended) {
-      showStatusLine(this.start, this.conversation, this.settings, this.briefs, this.host)
-    }
+    if (!result.ok && result.kind === 'key-refused' && this.briefs.noteKeyRefused()) this.status.show()
     return result
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Starting the plugin for a conversation (SPEC.md: session.start; One conversation, several processes):
  * find the project (./find-project), load the conversation from the store and tidy the store
- * (./load-conversation), and get the brief, from Hark or, under the reuse rule, from the store (BriefService).
+ * (./load-conversation), and get the brief, from Hark or, under the reuse rule, from the store (BriefAtStart).
  *
  * State, by lifetime: `PluginLoad` lives as long as the plugin load (when it loaded, whether the agent view's
  * placeholder was released; written by LoadConversation); `StartState` as long as the conversation (its
@@ -11,7 +11,7 @@
 import type { ProjectRef } from '../domain/project'
 import type { Clock } from '../ports/clock.port'
 import type { Host } from '../ports/host.port'
-import type { BriefService } from './brief-service'
+import type { BriefAtStart } from './brief-at-start'
 import { describeError, quiet, within } from './deadline'
 import type { FindProject } from './find-project'
 import type { LoadConversation } from './load-conversation'
@@ -151,7 +151,7 @@ export class StartSession {
     private readonly state: StartState,
     private readonly find: FindProject,
     private readonly conversation: LoadConversation,
-    private readonly briefs: BriefService,
+    private readonly brief: BriefAtStart,
     private readonly host: Host,
     private readonly clock: Clock,
   ) {}
@@ -242,10 +242,10 @@ export class StartSession {
     if (!project) return state.moveTo('idle', { reason: 'no-project' })
     if (!this.find.keySet(project)) {
       state.moveTo('idle', { project, reason: 'no-key' })
-      return this.briefs.showStatus()
+      return this.brief.withoutKey()
     }
     // The project's cached brief is read while the conversation loads (the reuse rule needs both).
-    const cached = this.briefs.cached(project.venture)
+    const cached = this.brief.readCache(project.venture)
     const loaded = await this.conversation.open(project, place.rules, launch)
     if (state.ended) return
     if (loaded.others.size > 0) state.noteResumed()
@@ -253,7 +253,7 @@ export class StartSession {
     // The brief request goes out now (nothing waits on Hark: docs/engine.md), while this process's record
     // is stored. The housekeeping goes alongside: the first message's context does not wait for it, and the
     // handoff does (within the exit window), as it may claim this conversation's segment.
-    this.briefs.beginAtStart(cached)
+    this.brief.begin(cached)
     state.beginHousekeeping(this.conversation.housekeeping(project.venture))
     state.noteLoaded()
     await this.conversation.join(loaded)

@@ -1,9 +1,12 @@
-// The edit guard's compiled guards (core/application/guard-edit.ts; docs/guard.md, Performance): the
+// The edit guard's compiled guards (core/application/guard-match.ts, guard-state.ts; docs/guard.md, Matching): the
 // decisions' guard is compiled once per good fetch, the non-goals' once per brief, and the non-goals are
 // compiled while the decisions are fetched (after the request is on its way, before its answer). Matches
 // list the decisions first, then the non-goals, and a failed fetch leaves the non-goals alone, as SPEC.md says.
 import { describe, expect, test } from 'vitest'
-import { GuardEdit, GuardState, STOP } from '../../core/application/guard-edit'
+import { DecisionFetch } from '../../core/application/decision-fetch'
+import { GuardEdit, STOP } from '../../core/application/guard-edit'
+import { GuardMatch } from '../../core/application/guard-match'
+import { GuardState } from '../../core/application/guard-state'
 import type { BriefState } from '../../core/application/brief-service'
 import type { ConversationState } from '../../core/application/conversation-state'
 import type { RecordRepository } from '../../core/application/record-repository'
@@ -40,7 +43,8 @@ function world(briefNow: Brief) {
   const host = { ask: async () => STOP, log: (line: string) => void said.push(line) } as unknown as Host
   const clock = { now: async () => 1_000, sleep: async () => undefined } as unknown as Clock
   const paths = { relative: async (p: string) => p } as unknown as ProjectPaths
-  const guard = new GuardEdit(state, start, {} as ConversationState, briefs, hark, {} as RecordRepository, clock, host, paths)
+  const match = new GuardMatch(state, briefs, new DecisionFetch(state, start, hark, clock, host))
+  const guard = new GuardEdit(start, paths, match, {} as ConversationState, {} as RecordRepository, host)
   return { guard, order, said, answers, briefs: briefs as { brief: Brief } }
 }
 

@@ -2,7 +2,7 @@
 // later"), and when that decision needs the time: only while a failed fetch's minute may be running, so the
 // first guarded edit of a session does not wait for a clock reading before its request (docs/performance.md).
 import { describe, expect, test } from 'vitest'
-import { DECISION_RETRY_MS, GuardState } from '../../core/application/guard-edit'
+import { DECISION_RETRY_MS, GuardState } from '../../core/application/guard-state'
 
 const records = { records: [] }
 

@@ -7,6 +7,7 @@ import { BriefState } from '../../core/application/brief-service'
 import { ConversationState } from '../../core/application/conversation-state'
 import { KeyWatch } from '../../core/application/key-watch'
 import { StartState } from '../../core/application/start-session'
+import { StatusLine } from '../../core/application/status-line'
 import type { HarkGateway, HarkResult } from '../../core/ports/hark.port'
 import type { Host } from '../../core/ports/host.port'
 import { v } from '../support'
@@ -17,7 +18,8 @@ function world() {
   const start = new StartState()
   start.moveTo('active', { project: { venture: v('V-012'), root: '/p', file: '/p/.hark/project' } })
   const briefs = new BriefState()
-  const watch = new KeyWatch(inner, briefs, start, new ConversationState(), { accessKey: 'hark_pat_spec_key_0000' }, host)
+  const status = new StatusLine(start, new ConversationState(), { accessKey: 'hark_pat_spec_key_0000' }, briefs, host)
+  const watch = new KeyWatch(inner, briefs, status)
   const statuses: string[] = []
   td.when(host.status(td.matchers.isA(String))).thenDo((text: string) => void statuses.push(text))
   return { inner, watch, briefs, statuses }

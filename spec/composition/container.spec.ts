@@ -48,15 +48,23 @@ function instancesByClass(uc: UseCases, ports: EnginePorts): Map<string, Set<obj
   return out
 }
 
-/** A private field, for looking at the wiring. */
-const field = (o: object, name: string) => (o as Record<string, unknown>)[name] as object
+/** A private field, for looking at the wiring; `path` goes field by field. Fails on a field that is not there. */
+const field = (o: object, ...path: string[]): object => {
+  let at = o
+  for (const name of path) {
+    const next = (at as Record<string, unknown>)[name]
+    if (typeof next !== 'object' || next === null) throw new Error(`no object at .${path.join('.')} (${name})`)
+    at = next
+  }
+  return at
+}
 
 describe('one hook call', () => {
   test('builds each class once, shared by every use case that needs it', () => {
     const w = world()
     const { ports } = w.call()
     const byClass = instancesByClass(w.app.useCases(ports), ports)
-    for (const name of ['RecordRepository', 'StoreCalls', 'Claims', 'BriefService', 'McpHarkGateway', 'StartSession', 'HandOff', 'GuardEdit', 'StartState', 'ConversationState', 'StoreHealth']) {
+    for (const name of ['RecordRepository', 'StoreCalls', 'Claims', 'BriefService', 'KeepBrief', 'StatusLine', 'GuardMatch', 'DecisionFetch', 'McpHarkGateway', 'KeyWatch', 'StartSession', 'HandOff', 'GuardEdit', 'StartState', 'ConversationState', 'StoreHealth']) {
       expect(byClass.get(name)?.size, name).toBe(1)
     }
     for (const [name, set] of byClass) expect(set.size, name).toBe(1)
@@ -69,13 +77,14 @@ describe('one hook call', () => {
     const a = w.app.useCases(first.ports)
     const b = w.app.useCases(second.ports)
     expect(field(a.guard, 'store')).not.toBe(field(b.guard, 'store'))
-    expect(field(field(field(b.guard, 'store'), 'calls'), 'store')).toBe(second.ports.store)
-    expect(field(field(b.guard, 'store'), 'clock')).toBe(second.ports.clock)
+    expect(field(b.guard, 'store', 'calls', 'store')).toBe(second.ports.store)
+    expect(field(b.guard, 'store', 'clock')).toBe(second.ports.clock)
+    expect(field(b.guard, 'match', 'decisions', 'hark', 'inner', 'clock')).toBe(second.ports.clock)
     // The conversation's state and the load's are shared.
-    expect(field(a.guard, 'state')).toBe(field(b.guard, 'state'))
+    expect(field(a.guard, 'match', 'state')).toBe(field(b.guard, 'match', 'state'))
     expect(field(a.guard, 'conversation')).toBe(field(b.guard, 'conversation'))
-    expect(field(field(a.guard, 'store'), 'saves')).toBe(field(field(b.guard, 'store'), 'saves'))
-    expect(field(field(field(a.guard, 'store'), 'calls'), 'health')).toBe(field(field(field(b.guard, 'store'), 'calls'), 'health'))
+    expect(field(a.guard, 'store', 'conversation')).toBe(field(b.guard, 'store', 'conversation'))
+    expect(field(a.guard, 'store', 'calls', 'health')).toBe(field(b.guard, 'store', 'calls', 'health'))
   })
 })
 
@@ -85,10 +94,10 @@ describe('the conversation', () => {
     const before = w.app.useCases(w.call().ports)
     w.app.endConversation()
     const after = w.app.useCases(w.call().ports)
-    for (const owner of ['state', 'start', 'conversation', 'briefs'] as const) expect(field(after.guard, owner)).not.toBe(field(before.guard, owner))
-    expect(field(after.command, 'link')).toBe(field(before.command, 'link'))
-    expect(field(field(after.start, 'conversation'), 'load')).toBe(field(field(before.start, 'conversation'), 'load'))
-    expect(field(field(after.guard, 'store'), 'saves')).toBe(field(field(before.guard, 'store'), 'saves'))
+    for (const owner of [['match', 'state'], ['start'], ['conversation'], ['match', 'briefs']]) expect(field(after.guard, ...owner)).not.toBe(field(before.guard, ...owner))
+    expect(field(after.command, 'subcommands', 'open', 'link')).toBe(field(before.command, 'subcommands', 'open', 'link'))
+    expect(field(after.start, 'conversation', 'load')).toBe(field(before.start, 'conversation', 'load'))
+    expect(field(after.guard, 'store', 'calls', 'health')).toBe(field(before.guard, 'store', 'calls', 'health'))
   })
 
   test('a started conversation is seen by later calls; after endConversation the next call starts a new one', async () => {
