@@ -88,6 +88,13 @@ export function useCase<T, A extends unknown[]>(bind: LoadBind, make: new (...ar
 }
 
 /**
+ * A part of one use case alone (or of one per-call service alone), bound as a use case is: once, in the load's
+ * container, in request scope, so it is built with what uses it, over that call's ports, and a call whose hook
+ * never needs it binds nothing for it (each binding in a call's container costs every hook call).
+ */
+export const partOf = useCase
+
+/**
  * One instance of each of `classes` for as long as the container that binds it lives: the conversation's
  * container (made at the conversation's start, dropped at `/clear`) or the load's. Each takes no dependency
  * (see above).

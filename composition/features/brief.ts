@@ -19,19 +19,19 @@ import { StoreCalls } from '../../core/application/store-calls'
 import { Clock } from '../../core/ports/clock.port'
 import { HarkGateway } from '../../core/ports/hark.port'
 import { Host } from '../../core/ports/host.port'
-import { feature, perCallClass, perContainer, useCase } from '../bind'
+import { feature, partOf, perCallClass, perContainer, useCase } from '../bind'
 
 export const briefFeature = feature({
   conversation: (bind) => perContainer(bind, BriefState), // KeepBrief (a refused key: KeyWatch)
   call: (bind) => {
     perCallClass(bind, StatusLine, [StartState, ConversationState, Settings, BriefState, Host])
-    perCallClass(bind, BriefCache, [StoreCalls])
     perCallClass(bind, KeepBrief, [BriefState, RecordRepository, BriefCache, StatusLine, Host])
     perCallClass(bind, BriefService, [BriefState, StartState, HarkGateway, Clock, KeepBrief])
-    perCallClass(bind, BriefAtStart, [ConversationState, Clock, KeepBrief, BriefService, StatusLine])
   },
   load: (bind) => {
     useCase(bind, ProvideContext, [StartState, BriefState, ConversationState, RecordRepository])
     useCase(bind, Compact, [StartState, GuardState, BriefService, RecordRepository, Host])
+    partOf(bind, BriefCache, [StoreCalls]) // KeepBrief's
+    partOf(bind, BriefAtStart, [ConversationState, Clock, KeepBrief, BriefService, StatusLine]) // StartSession's
   },
 })

@@ -1,6 +1,6 @@
 /**
- * The /hark feature (SPEC.md: /hark): each project's id for the load; over each call, the subcommands'
- * handlers and the doctor's survey of the store; the use case that reads the word and runs its handler.
+ * The /hark feature (SPEC.md: /hark): each project's id for the load; the use case that reads the word and
+ * runs its handler, with the subcommands' handlers, the doctor and its survey of the store as its parts.
  */
 import { BriefService, BriefState } from '../../core/application/brief-service'
 import { ConversationState } from '../../core/application/conversation-state'
@@ -19,21 +19,19 @@ import { StoreSurvey } from '../../core/application/store-survey'
 import { Clock } from '../../core/ports/clock.port'
 import { HarkGateway } from '../../core/ports/hark.port'
 import { SessionInfo } from '../../core/ports/session.port'
-import { feature, perCallClass, perContainer, useCase } from '../bind'
+import { feature, partOf, perContainer, useCase } from '../bind'
 
 export const commandFeature = feature({
   load: (bind) => {
     perContainer(bind, ProjectLink) // OpenCommand
     useCase(bind, HarkCommand, [StartState, Doctor, HarkSubcommands])
-  },
-  call: (bind) => {
-    perCallClass(bind, BriefCommand, [BriefService, DeliverLater])
-    perCallClass(bind, HandoffCommand, [HandOff, StatusLine])
-    perCallClass(bind, PreviewCommand, [HandOff])
-    perCallClass(bind, NeedsCommand, [ConversationState, BriefState, HarkGateway, RecordRepository, StatusLine])
-    perCallClass(bind, OpenCommand, [ProjectLink, HarkGateway])
-    perCallClass(bind, HarkSubcommands, [BriefCommand, HandoffCommand, PreviewCommand, NeedsCommand, OpenCommand])
-    perCallClass(bind, StoreSurvey, [ConversationState, StoreHealth, StoreCalls, DeliverLater, Clock])
-    perCallClass(bind, Doctor, [StartState, Settings, SessionInfo, HarkAnswers, StoreSurvey, Clock])
+    partOf(bind, HarkSubcommands, [BriefCommand, HandoffCommand, PreviewCommand, NeedsCommand, OpenCommand])
+    partOf(bind, BriefCommand, [BriefService, DeliverLater])
+    partOf(bind, HandoffCommand, [HandOff, StatusLine])
+    partOf(bind, PreviewCommand, [HandOff])
+    partOf(bind, NeedsCommand, [ConversationState, BriefState, HarkGateway, RecordRepository, StatusLine])
+    partOf(bind, OpenCommand, [ProjectLink, HarkGateway])
+    partOf(bind, Doctor, [StartState, Settings, SessionInfo, HarkAnswers, StoreSurvey, Clock])
+    partOf(bind, StoreSurvey, [ConversationState, StoreHealth, StoreCalls, DeliverLater, Clock])
   },
 })

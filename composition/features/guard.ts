@@ -1,6 +1,6 @@
 /**
- * The edit guard feature (SPEC.md: The edit guard): the conversation's guard memory; over each call, when the
- * decisions are fetched and what covers a path; the use case that asks before an edit and records it after.
+ * The edit guard feature (SPEC.md: The edit guard): the conversation's guard memory; the use case that asks
+ * before an edit and records it after, with what covers a path and when the decisions are fetched as its parts.
  */
 import { BriefState } from '../../core/application/brief-service'
 import { ConversationState } from '../../core/application/conversation-state'
@@ -14,13 +14,13 @@ import { StartState } from '../../core/application/start-session'
 import { Clock } from '../../core/ports/clock.port'
 import { HarkGateway } from '../../core/ports/hark.port'
 import { Host } from '../../core/ports/host.port'
-import { feature, perCallClass, perContainer, useCase } from '../bind'
+import { feature, partOf, perContainer, useCase } from '../bind'
 
 export const guardFeature = feature({
   conversation: (bind) => perContainer(bind, GuardState), // DecisionFetch, GuardMatch (compacted: Compact)
-  call: (bind) => {
-    perCallClass(bind, DecisionFetch, [GuardState, StartState, HarkGateway, Clock, Host])
-    perCallClass(bind, GuardMatch, [GuardState, BriefState, DecisionFetch])
+  load: (bind) => {
+    useCase(bind, GuardEdit, [StartState, ProjectPaths, GuardMatch, ConversationState, RecordRepository, Host])
+    partOf(bind, GuardMatch, [GuardState, BriefState, DecisionFetch])
+    partOf(bind, DecisionFetch, [GuardState, StartState, HarkGateway, Clock, Host])
   },
-  load: (bind) => useCase(bind, GuardEdit, [StartState, ProjectPaths, GuardMatch, ConversationState, RecordRepository, Host]),
 })

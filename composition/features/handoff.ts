@@ -22,17 +22,19 @@ import { Entropy } from '../../core/ports/entropy.port'
 import { Files } from '../../core/ports/files.port'
 import { HarkGateway } from '../../core/ports/hark.port'
 import { Host } from '../../core/ports/host.port'
-import { feature, perCallClass, perContainer, useCase } from '../bind'
+import { feature, partOf, perCallClass, perContainer, useCase } from '../bind'
 
 export const handoffFeature = feature({
   conversation: (bind) => perContainer(bind, HandoffAhead), // HandOff
   call: (bind) => {
-    perCallClass(bind, UndeliveredStore, [StoreCalls, Claims, Clock, Entropy])
     perCallClass(bind, DeliverLater, [UndeliveredStore, HarkGateway, Clock, Host])
-    perCallClass(bind, GatherHandoff, [StartState, BriefState, ConversationState, RecordRepository, Clock])
-    perCallClass(bind, HandoffRequest, [HarkGateway, Host, Settings, ProjectPaths, DeliverLater, ConversationState])
     // A use case, and /hark handoff's collaborator too: bound per call, so both share one.
     perCallClass(bind, HandOff, [GatherHandoff, Claims, RecordRepository, HandoffRequest, HandoffAhead, Clock])
   },
-  load: (bind) => useCase(bind, DetectMove, [StartState, ConversationState, Files, RecordRepository, Clock]),
+  load: (bind) => {
+    useCase(bind, DetectMove, [StartState, ConversationState, Files, RecordRepository, Clock])
+    partOf(bind, UndeliveredStore, [StoreCalls, Claims, Clock, Entropy]) // DeliverLater's
+    partOf(bind, GatherHandoff, [StartState, BriefState, ConversationState, RecordRepository, Clock])
+    partOf(bind, HandoffRequest, [HarkGateway, Host, Settings, ProjectPaths, DeliverLater, ConversationState])
+  },
 })

@@ -1,7 +1,8 @@
 /**
  * The start feature (SPEC.md: session.start, prompt.submit, tool.result): the load's start facts; the
- * conversation's start and the paths placed for it; over each call, finding the project and the conversation,
- * and loading it; the use cases that start, note a prompt and record the work.
+ * conversation's start and the paths placed for it, over each call's ports; the use cases that start (finding
+ * the project and the conversation, loading it and pruning the store, as its parts), note a prompt and record
+ * the work.
  */
 import { BriefAtStart } from '../../core/application/brief-at-start'
 import { ConversationState } from '../../core/application/conversation-state'
@@ -15,13 +16,15 @@ import { RecordRepository } from '../../core/application/record-repository'
 import { RecordWork } from '../../core/application/record-work'
 import { Settings } from '../../core/application/settings'
 import { PluginLoad, StartSession, StartState } from '../../core/application/start-session'
+import { StoreCalls } from '../../core/application/store-calls'
 import { StorePruning } from '../../core/application/store-pruning'
+import { Claims } from '../../core/application/claims'
 import { Clock } from '../../core/ports/clock.port'
 import { Entropy } from '../../core/ports/entropy.port'
 import { Files } from '../../core/ports/files.port'
 import { Host } from '../../core/ports/host.port'
 import { SessionInfo } from '../../core/ports/session.port'
-import { feature, perCallClass, perContainer, useCase } from '../bind'
+import { feature, partOf, perCallClass, perContainer, useCase } from '../bind'
 
 export const startFeature = feature({
   load: (bind) => {
@@ -29,6 +32,10 @@ export const startFeature = feature({
     useCase(bind, StartSession, [StartState, FindProject, LoadConversation, BriefAtStart, Host, Clock])
     useCase(bind, NotePrompt, [StartState, ConversationState, RecordRepository])
     useCase(bind, RecordWork, [StartState, ConversationState, Settings, RecordRepository])
+    partOf(bind, FindProject, [SessionInfo, Files, Host, Settings, PluginLoad])
+    partOf(bind, LoadConversation, [FindConversation, PluginLoad, RecordRepository, StorePruning, DeliverLater, Clock])
+    partOf(bind, FindConversation, [SessionInfo, Clock, Entropy, ProjectPaths])
+    partOf(bind, StorePruning, [StoreCalls, RecordRepository, Claims, ConversationState, Clock])
   },
   conversation: (bind) => {
     perContainer(
@@ -39,8 +46,5 @@ export const startFeature = feature({
   },
   call: (bind) => {
     perCallClass(bind, ProjectPaths, [PathState, Files, SessionInfo])
-    perCallClass(bind, FindProject, [SessionInfo, Files, Host, Settings, PluginLoad])
-    perCallClass(bind, FindConversation, [SessionInfo, Clock, Entropy, ProjectPaths])
-    perCallClass(bind, LoadConversation, [FindConversation, PluginLoad, RecordRepository, StorePruning, DeliverLater, Clock])
   },
 })

@@ -7,7 +7,6 @@ import { Claims, HeldClaims } from '../../core/application/claims'
 import { ConversationState } from '../../core/application/conversation-state'
 import { RecordRepository } from '../../core/application/record-repository'
 import { StoreCalls, StoreHealth } from '../../core/application/store-calls'
-import { StorePruning } from '../../core/application/store-pruning'
 import { Clock } from '../../core/ports/clock.port'
 import { Entropy } from '../../core/ports/entropy.port'
 import { Host } from '../../core/ports/host.port'
@@ -27,6 +26,5 @@ export const storeFeature = feature({
     perCallClass(bind, StoreCalls, [KeyValueStore, Clock, Host, StoreHealth])
     perCallClass(bind, RecordRepository, [StoreCalls, Clock, Entropy, Host, ConversationState])
     perCallClass(bind, Claims, [StoreCalls, Clock, Entropy, ConversationState, HeldClaims])
-    perCallClass(bind, StorePruning, [StoreCalls, RecordRepository, Claims, ConversationState, Clock])
   },
 })
