@@ -28,6 +28,7 @@ const steps = [
   ['budget', "the module's syntax nodes within budget.json (the engine's scan at every start follows them)", ['node', 'scripts/module-parts.mjs', '--check']],
   ['types', "the engine's declarations are laid", ['node', 'scripts/engine-types.mjs']],
   ['layers', 'dependencies point inward (core/ imports only core/, domain < ports < application)', ['node', 'scripts/check-layers.mjs']],
+  ['docs', 'the docs say what is: every name docs/architecture.md gives is in the code, no doc names a commit', ['node', 'scripts/check-docs.mjs']],
   ['tsc', 'tsc --noEmit under strict', [bin('tsc'), '-p', 'tsconfig.json']],
   ['tsc-spec', 'tsc over the specs', [bin('tsc'), '-p', 'spec/tsconfig.json']],
   ['privacy', 'the privacy check', ['bash', 'scripts/privacy-check.sh']],
