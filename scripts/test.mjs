@@ -2,7 +2,7 @@
 // `npm test`: every check the project has, in order, each with a scratch HOME where the engine runs.
 // Exit 1 when any fails. Steps: the vendored bundles are fresh; build/register.js (the module the engine
 // loads) is what the sources build to; its syntax nodes are within budget.json; the engine's declarations are laid;
-// the layering (scripts/check-layers.mjs); tsc; tsc over the specs; the privacy check; claude plugin
+// the layering (scripts/check-layers.mjs); the docs (scripts/check-docs.mjs); tsc; tsc over the specs; the privacy check; claude plugin
 // validate --strict; vitest; claude plugin test; end to end, headless; end to end in a terminal (tmux); the fault matrix.
 //
 //   node scripts/test.mjs [--only name,name] [--skip name,name]
