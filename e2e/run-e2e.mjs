@@ -11,7 +11,7 @@
 //            or --scope local (.claude/settings.local.json): a start in the project loads the module and the brief
 //            reaches the model; a start in another Hark project loads no hark-memory module and Hark receives
 //            nothing; a start in the project's subfolder loads nothing at project scope and loads at local scope
-//            (a git repository); at project scope, a teammate's clone loads nothing before their two commands,
+//            (a git repository), one in its parent folder nothing; at project scope, a teammate's clone loads nothing before their two commands,
 //            which leave the committed file unchanged, and loads it after (lib/scopes.mjs)
 //   resume   one conversation in two processes: `claude -p` edits src/db/schema.sql, runs npm test and commits,
 //            then `claude -p --resume <its session id>` in the same project and HOME writes src/app.js

@@ -12,6 +12,7 @@
 //   elsewhere        no hark-memory module, and Hark receives nothing (no request, no CONNECT to harkstudio.io)
 //   in packages/api  project scope: as elsewhere (2.1.332 reads .claude/settings.json in the start folder only);
 //                    local scope: as in the project (it reads .claude/settings.local.json at the git root too)
+//   in the parent    the folder holding the project: no hark-memory module (no settings are read from above)
 // Project scope, a teammate besides (a second HOME, the team project cloned after .claude/settings.json was
 // committed): a start before any command loads nothing (`claude -p` does not add a marketplace the project's
 // settings declare), then the same two commands from the clone leave the committed file's entries as they were
@@ -127,6 +128,7 @@ export async function scopeTest({ scope, dir, repo = REPO_DIR }) {
     const inSub = await start('subfolder', sub)
     if (scope === 'project') idle(inSub, 'a start in the project\'s subfolder packages/api')
     else loads(inSub, 'a start in the project\'s subfolder packages/api (a git repository: its root\'s settings.local.json is read)')
+    idle(await start('parent', dir), 'a start in the project\'s parent folder')
 
     if (scope === 'project') {
       const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8', stdio: 'pipe' })
