@@ -17,15 +17,17 @@
 //                    its register fails without them, after the scan and the load are timed)
 //   plugin           this tree as the engine loads it (hooks/hooks.json → build/register.js)
 //   other + own code, other plugin   the same two of the --against tree
-// and two starts with the plugin installed as a person installs it (not --plugin-dir), from a marketplace made of
-// this tree's shipped files (the module and what it imports, the manifests, README, LICENSE), before each start
-// into its fresh HOME (the commands are outside the figures):
-//   user scope                 `plugin marketplace add` + `plugin install hark-memory@hark` (+ the key): it loads
-//                              wherever Claude Code starts
+// and three starts with a plugin installed as a person installs it (not --plugin-dir, which an interactive start
+// treats apart: it lays the engine's declarations in the folder), from a marketplace, before each start into its
+// fresh HOME (the commands are outside the figures):
+//   floor, user scope          the floor in a marketplace of its own, installed at user scope: the installed floor
+//   user scope                 a marketplace of this tree's shipped files (the module and what it imports, the
+//                              manifests, README, LICENSE): `plugin marketplace add` + `plugin install
+//                              hark-memory@hark` (+ the key); it loads wherever Claude Code starts
 //   project scope, elsewhere   the same with --scope project in a folder beside the start's: the start is outside
-//                              the project, so no hark-memory module loads (and no hooks worker starts at all)
-// Each -p start is also timed whole, from the spawn to `hi` reaching the scripted model, which is the figure the
-// two installed rows are compared on (a start that loads no module has no scan to read).
+//                              the project, so no hark-memory module loads (and `claude -p` starts no hooks worker)
+// Each -p start is also timed whole, from the spawn to `hi` reaching the scripted model, which with the interactive
+// figures is what the installed rows are compared on (a start that loads no module has no scan to read).
 // Then, unless --no-tty, each round starts the floor, the plugin and the --against tree's plugin in turn as a
 // person does: the real `claude` in a tmux pane of 120×40, the first-run questions answered beforehand, no Hark
 // project in the working folder (e2e/lib/tty-start.mjs), and times from the spawn (a) to the prompt row showing
@@ -189,13 +191,22 @@ function shippedMarketplace() {
   }
   return dir
 }
-const marketplace = shippedMarketplace()
+/** The floor as a marketplace `hark` of its own, its one plugin named hark-memory as the floor's manifest names it. */
+function floorMarketplace() {
+  const dir = path.join(base, 'floor-marketplace')
+  fs.cpSync(floorDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}types`) && !src.endsWith('tsconfig.json') })
+  const { version } = JSON.parse(fs.readFileSync(path.join(dir, '.claude-plugin', 'plugin.json'), 'utf8'))
+  fs.writeFileSync(path.join(dir, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'hark', owner: { name: 'bench' }, plugins: [{ name: 'hark-memory', source: './', version }] }, null, 2) + '\n')
+  return dir
+}
+const shipped = shippedMarketplace()
 const installs = [
-  { name: 'user scope', scope: 'user', loads: true },
-  { name: 'project scope, elsewhere', scope: 'project', loads: false },
+  { name: 'floor, user scope', scope: 'user', loads: true, marketplace: floorMarketplace() },
+  { name: 'user scope', scope: 'user', loads: true, marketplace: shipped },
+  { name: 'project scope, elsewhere', scope: 'project', loads: false, marketplace: shipped },
 ]
-/** Installs hark-memory@hark in `home` (whose start folder is `dir`'s): at user scope, or at project scope in `dir`/team. */
-async function installFor({ scope, home, env }) {
+/** Installs hark-memory@hark from `marketplace` in `home` (beside the start folder): at user scope, or at project scope in a folder `team` beside it. */
+async function installFor({ scope, marketplace, home, env }) {
   const dir = path.dirname(home)
   const team = path.join(dir, 'team')
   fs.mkdirSync(team, { recursive: true })
@@ -227,7 +238,7 @@ try {
       fs.mkdirSync(home, { recursive: true })
       const debug = path.join(dir, 'debug.log')
       const env = engineEnv({ home, modelPort: model.port })
-      if (p.scope !== undefined) await installFor({ scope: p.scope, home, env })
+      if (p.scope !== undefined) await installFor({ ...p, home, env })
       const spawnAt = Date.now()
       await run(claudeBin(), ['-p', 'hi', ...(p.dir === undefined ? [] : ['--plugin-dir', p.dir]), '--debug-file', debug], { cwd: home, env, timeoutS: 60 })
       const toModelMs = toModel(spawnAt)
@@ -251,7 +262,7 @@ try {
     for (const p of turn(ttyStarts, round)) {
       const dir = path.join(base, `${round}-tty-${slug(p.name)}`)
       try {
-        const t = await interactiveStart({ pluginDir: p.dir, prepare: p.scope === undefined ? undefined : ({ home, env }) => installFor({ scope: p.scope, home, env }), dir, ...TTY })
+        const t = await interactiveStart({ pluginDir: p.dir, prepare: p.scope === undefined ? undefined : ({ home, env }) => installFor({ ...p, home, env }), dir, ...TTY })
         if (t.loaded !== (p.loads ?? true)) throw new Error(t.loaded ? 'the module loaded, where its scope should keep it out' : 'the debug log holds no load of the module')
         if (round === 0) process.stderr.write(`  warm-up ${p.name}, interactive: prompt row ${t.promptMs} ms, at the model ${t.modelMs} ms\n`)
         else ttySamples[p.name].push(t)
@@ -291,8 +302,8 @@ const ttySummary = ttyPlugins.map((p) => {
  * The installed starts beside the floor and the plugin (both --plugin-dir): how many -p starts loaded the module,
  * the -p start to `hi` at the model, and the interactive start's two figures.
  */
-const installed = [...plugins.filter((p) => p.name === 'floor' || p.name === 'plugin'), ...installs].map((p) => {
-  const s = p.scope === undefined ? samples[p.name] : installSamples[p.name]
+const installed = installs.map((p) => {
+  const s = installSamples[p.name]
   const t = ttySamples[p.name] ?? []
   const to = s.map((x) => x.toModelMs).filter((x) => x !== undefined)
   return {
@@ -300,7 +311,7 @@ const installed = [...plugins.filter((p) => p.name === 'floor' || p.name === 'pl
     scope: p.scope,
     loads: p.loads ?? true,
     n: s.length,
-    loaded: p.scope === undefined ? s.length : s.filter((x) => x.loaded).length,
+    loaded: s.filter((x) => x.loaded).length,
     scanMs: median(s.filter((x) => x.scanMs !== undefined).map((x) => x.scanMs)),
     toModelMs: median(to),
     toModelRange: spread(to),
@@ -392,14 +403,14 @@ if (opt.json) {
     }
     console.log(`  ${'plugin: code KB'.padEnd(34)} ${(against.plugin.bytes.this / 1024).toFixed(0).padStart(8)} ${(against.plugin.bytes.other / 1024).toFixed(0).padStart(8)}`)
   }
-  const floorRow = row(installed, 'floor')
+  const floorRow = row(installed, 'floor, user scope')
   const userRow = row(installed, 'user scope')
   const cell = (m, r) => (Number.isNaN(m) ? 'n/a' : `${m.toFixed(0)} (${spanOf(r)})`).padStart(18)
   const above = (x, base) => (Number.isNaN(x - base) ? '    n/a' : `${x - base >= 0 ? '+' : ''}${(x - base).toFixed(0)}`.padStart(7))
-  console.log(`\nInstalled as a person installs it, from a marketplace of this tree's shipped files: a start outside a project-scope install, against the floor and a user-scope install (claude -p hi${opt.tty ? ', then interactive' : ''}; no Hark project in the start folder): median (range) ms from the spawn, and above the floor`)
+  console.log(`\nInstalled from a marketplace: a start outside a project-scope install, against the floor and a user-scope install (claude -p hi${opt.tty ? ', then interactive' : ''}; no Hark project in the start folder): median (range) ms from the spawn, and above the installed floor`)
   console.log(`  ${'start'.padEnd(26)} ${'module'.padStart(7)} ${'scan'.padStart(6)}   ${'-p: "hi" at the model'.padStart(22)} ${'above'.padStart(7)}${opt.tty ? `   ${'prompt row shows'.padStart(18)} ${'above'.padStart(7)}   ${'"hi" at the model'.padStart(18)} ${'above'.padStart(7)}` : ''}`)
   for (const r of installed) {
-    const label = r.scope === undefined ? `${r.name} (--plugin-dir)` : r.name
+    const label = r.name
     const vsFloor = (x, base) => (r === floorRow ? ''.padStart(7) : above(x, base))
     const interactive = opt.tty ? `   ${cell(r.tty.promptMs, r.tty.promptRange)} ${vsFloor(r.tty.promptMs, floorRow.tty.promptMs)}   ${cell(r.tty.modelMs, r.tty.modelRange)} ${vsFloor(r.tty.modelMs, floorRow.tty.modelMs)}` : ''
     console.log(`  ${label.padEnd(26)} ${`${r.loaded}/${r.n}`.padStart(7)} ${(Number.isNaN(r.scanMs) ? 'none' : r.scanMs.toFixed(0)).padStart(6)}   ${`${cell(r.toModelMs, r.toModelRange)}`.padStart(22)} ${vsFloor(r.toModelMs, floorRow.toModelMs)}${interactive}`)
