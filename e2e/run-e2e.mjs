@@ -2,11 +2,17 @@
 // End-to-end tests: the real `claude -p` from node_modules, offline, with the plugin, the scripted model and the
 // fake Hark behind the TLS proxy. Prints PASS/FAIL lines and "N passed, N failed"; exits 0 only when all pass.
 //
-//   node e2e/run-e2e.mjs [--plugin-dir DIR] [--repo DIR] [--only session,placeholder,fault,install,resume,resume-fork,resume-stale] [--keep]
+//   node e2e/run-e2e.mjs [--plugin-dir DIR] [--repo DIR] [--only session,placeholder,fault,install,scope-project,scope-local,resume,resume-fork,resume-stale] [--keep]
 //
 //   session  (a) the scripted session with --plugin-dir: what Hark received, headers, privacy, no plugin errors
 //   fault    (b) Hark answers HTTP 500 to everything: judged by SPEC.md's promises for a failing Hark (faultChecks)
 //   install  (c) installed as a user installs it, from a fresh clone of the repository's committed HEAD
+//   scope-project, scope-local  installed from such a clone with --scope project (the team's .claude/settings.json)
+//            or --scope local (.claude/settings.local.json): a start in the project loads the module and the brief
+//            reaches the model; a start in another Hark project loads no hark-memory module and Hark receives
+//            nothing; a start in the project's subfolder loads nothing at project scope and loads at local scope
+//            (a git repository), one in its parent folder nothing; at project scope, a teammate's clone loads nothing before their two commands,
+//            which leave the committed file unchanged, and loads it after (lib/scopes.mjs)
 //   resume   one conversation in two processes: `claude -p` edits src/db/schema.sql, runs npm test and commits,
 //            then `claude -p --resume <its session id>` in the same project and HOME writes src/app.js
 //            (scenarios/resume.json, resumeChecks): one conversation id on every request of both, no second
@@ -34,12 +40,13 @@ import { execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { E2E_DIR, REPO_DIR, runSession } from './lib/session.mjs'
 import { briefBlock, faultChecks, resumeChecks, sessionChecks, STORE_FILE } from './lib/inspect.mjs'
+import { scopeTest } from './lib/scopes.mjs'
 
 const { values: opt } = parseArgs({
   options: {
     'plugin-dir': { type: 'string', default: process.env.HARK_PLUGIN_DIR ?? REPO_DIR },
     repo: { type: 'string', default: REPO_DIR },
-    only: { type: 'string', default: 'session,placeholder,fault,install,resume,resume-fork,resume-stale' },
+    only: { type: 'string', default: 'session,placeholder,fault,install,scope-project,scope-local,resume,resume-fork,resume-stale' },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -109,6 +116,10 @@ const tests = {
       ],
     }
   },
+
+  // Installed at project scope / local scope: loaded only where that settings file is read (lib/scopes.mjs).
+  'scope-project': () => scopeTest({ scope: 'project', dir: path.join(base, 'scope-project'), repo }),
+  'scope-local': () => scopeTest({ scope: 'local', dir: path.join(base, 'scope-local'), repo }),
 
   // One conversation carried by `claude -p`, then `claude -p --resume <its session id>` (see the opening comment).
   async resume() {

@@ -17,18 +17,31 @@
 //                    its register fails without them, after the scan and the load are timed)
 //   plugin           this tree as the engine loads it (hooks/hooks.json → build/register.js)
 //   other + own code, other plugin   the same two of the --against tree
+// and three starts with a plugin installed as a person installs it (not --plugin-dir, which an interactive start
+// treats apart: it lays the engine's declarations in the folder), from a marketplace, before each start into its
+// fresh HOME (the commands are outside the figures):
+//   floor, user scope          the floor in a marketplace of its own, installed at user scope: the installed floor
+//   user scope                 a marketplace of this tree's shipped files (the module and what it imports, the
+//                              manifests, README, LICENSE): `plugin marketplace add` + `plugin install
+//                              hark-memory@hark` (+ the key); it loads wherever Claude Code starts
+//   project scope, elsewhere   the same with --scope project in a folder beside the start's: the start is outside
+//                              the project, so no hark-memory module loads (and `claude -p` starts no hooks worker)
+// Each -p start is also timed whole, from the spawn to `hi` reaching the scripted model, which with the interactive
+// figures is what the installed rows are compared on (a start that loads no module has no scan to read).
 // Then, unless --no-tty, each round starts the floor, the plugin and the --against tree's plugin in turn as a
 // person does: the real `claude` in a tmux pane of 120×40, the first-run questions answered beforehand, no Hark
 // project in the working folder (e2e/lib/tty-start.mjs), and times from the spawn (a) to the prompt row showing
 // on screen (the pane captured every 10 ms) and (b) to `hi`, typed as soon as the row shows, reaching the
 // scripted model. Prints the medians, the ranges and each figure's difference from the floor's; with --against,
 // the other tree's figure beside each of this tree's plugin and the ratio (this ÷ other) of the amounts above
-// the floor. Asserts nothing; no test runs it.
+// the floor. The installed rows get a table of their own: each against the floor and the saving of a project-scope
+// install over a user-scope one, for a start outside the project, side by side from the same run. Asserts nothing
+// (but that each installed start loads the module, or not, as its scope says); no test runs it.
 //
 //   node scripts/bench-load.mjs [rounds] [--against DIR|COMMIT] [--no-tty] [--json] [--keep]
 //
-//   rounds            rounds after one to warm up (default 7: about a minute, 30 s with --no-tty; --against adds
-//                     about half)
+//   rounds            rounds after one to warm up (default 7: about two minutes, one with --no-tty; --against
+//                     adds about a third)
 //   --against DIR     also load the plugin in DIR (another checkout of it), and its own code alone
 //   --against COMMIT  the same for a git ref of this repository, checked out with `git worktree add --detach`
 //                     into a temp folder (node_modules linked to this checkout's) and removed when the bench
@@ -40,7 +53,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { E2E_DIR, REPO_DIR, claudeBin, engineEnv, killRunning, run } from '../e2e/lib/session.mjs'
+import { ACCESS_KEY, E2E_DIR, REPO_DIR, claudeBin, engineEnv, installFromMarketplace, killRunning, run } from '../e2e/lib/session.mjs'
 import { startFakeModel } from '../e2e/lib/fake-model.mjs'
 import { debugLines, median, moduleLoad, scanOf } from '../e2e/lib/timings.mjs'
 import { writeStandIns } from '../e2e/lib/stand-ins.mjs'
@@ -168,8 +181,49 @@ const plugins = [
 const sizes = Object.fromEntries(plugins.map((p) => [p.name, codeBytes(p.dir)]))
 const ttyPlugins = opt.tty ? plugins.filter((p) => ['floor', 'plugin', 'other plugin'].includes(p.name)) : []
 
+/** A marketplace of this tree's shipped files alone: what a start reads of a clone (docs/engine.md, "The folder around the module"). */
+function shippedMarketplace() {
+  const dir = path.join(base, 'marketplace')
+  const files = ['.claude-plugin/plugin.json', '.claude-plugin/marketplace.json', 'hooks/hooks.json', 'README.md', 'LICENSE', ...moduleFiles(REPO_DIR).map((f) => path.relative(REPO_DIR, f))]
+  for (const rel of files) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
+    fs.copyFileSync(path.join(REPO_DIR, rel), path.join(dir, rel))
+  }
+  return dir
+}
+/** The floor as a marketplace `hark` of its own, its one plugin named hark-memory as the floor's manifest names it. */
+function floorMarketplace() {
+  const dir = path.join(base, 'floor-marketplace')
+  fs.cpSync(floorDir, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}types`) && !src.endsWith('tsconfig.json') })
+  const { version } = JSON.parse(fs.readFileSync(path.join(dir, '.claude-plugin', 'plugin.json'), 'utf8'))
+  fs.writeFileSync(path.join(dir, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'hark', owner: { name: 'bench' }, plugins: [{ name: 'hark-memory', source: './', version }] }, null, 2) + '\n')
+  return dir
+}
+const shipped = shippedMarketplace()
+const installs = [
+  { name: 'floor, user scope', scope: 'user', loads: true, marketplace: floorMarketplace() },
+  { name: 'user scope', scope: 'user', loads: true, marketplace: shipped },
+  { name: 'project scope, elsewhere', scope: 'project', loads: false, marketplace: shipped },
+]
+/** Installs hark-memory@hark from `marketplace` in `home` (beside the start folder): at user scope, or at project scope in a folder `team` beside it. */
+async function installFor({ scope, marketplace, home, env }) {
+  const dir = path.dirname(home)
+  const team = path.join(dir, 'team')
+  fs.mkdirSync(team, { recursive: true })
+  await installFromMarketplace({ dir, env, key: ACCESS_KEY, scope, cwd: scope === 'user' ? dir : team, marketplace })
+}
+const ttyStarts = opt.tty ? [...ttyPlugins, ...installs] : []
+
 const samples = Object.fromEntries(plugins.map((p) => [p.name, []]))
-const ttySamples = Object.fromEntries(ttyPlugins.map((p) => [p.name, []]))
+const ttySamples = Object.fromEntries(ttyStarts.map((p) => [p.name, []]))
+const installSamples = Object.fromEntries(installs.map((p) => [p.name, []]))
+const modelLog = () => path.join(base, 'model', 'model.jsonl')
+/** ms from `spawnAt` to the first request of the main loop the scripted model received after it. */
+const toModel = (spawnAt) => {
+  const lines = fs.existsSync(modelLog()) ? fs.readFileSync(modelLog(), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []
+  const first = lines.find((r) => r.main && Date.parse(r.receivedAt) >= spawnAt)
+  return first === undefined ? undefined : Date.parse(first.receivedAt) - spawnAt
+}
 const ttyFailures = []
 const slug = (name) => name.replace(/\W+/g, '-').replace(/^-|-$/g, '')
 /** Each round starts one plugin further on, so none always runs first or after the same one. */
@@ -178,25 +232,38 @@ let model
 try {
   model = await startFakeModel({ scenario: { prompt: 'hi', steps: [[{ type: 'text', text: 'ok' }]] }, dir: path.join(base, 'model'), ttlS: 3600 })
   for (let round = 0; round <= rounds; round++) {
-    for (const p of turn(plugins, round)) {
+    for (const p of turn([...plugins, ...installs], round)) {
       const dir = path.join(base, `${round}-${slug(p.name)}`)
       const home = path.join(dir, 'home')
       fs.mkdirSync(home, { recursive: true })
       const debug = path.join(dir, 'debug.log')
-      await run(claudeBin(), ['-p', 'hi', '--plugin-dir', p.dir, '--debug-file', debug], { cwd: home, env: engineEnv({ home, modelPort: model.port }), timeoutS: 60 })
-      const load = loadOf(debugLines(fs.existsSync(debug) ? fs.readFileSync(debug, 'utf8') : ''), p.failsToRegister === true)
+      const env = engineEnv({ home, modelPort: model.port })
+      if (p.scope !== undefined) await installFor({ ...p, home, env })
+      const spawnAt = Date.now()
+      await run(claudeBin(), ['-p', 'hi', ...(p.dir === undefined ? [] : ['--plugin-dir', p.dir]), '--debug-file', debug], { cwd: home, env, timeoutS: 60 })
+      const toModelMs = toModel(spawnAt)
+      const lines = debugLines(fs.existsSync(debug) ? fs.readFileSync(debug, 'utf8') : '')
+      if (p.scope !== undefined) {
+        const load = moduleLoad(lines)
+        const sample = { toModelMs, loaded: load !== undefined, scanMs: load?.scanMs, workerMs: load?.workerMs }
+        if (round === 0) process.stderr.write(`  warm-up ${p.name}: "hi" at the model ${toModelMs} ms, ${sample.loaded ? `module loaded (scan ${load.scanMs} ms)` : 'no module loaded'}\n`)
+        else if (toModelMs !== undefined) installSamples[p.name].push(sample)
+        if (!opt.keep) fs.rmSync(dir, { recursive: true, force: true })
+        continue
+      }
+      const load = loadOf(lines, p.failsToRegister === true)
       if (round === 0) {
         process.stderr.write(`  warm-up ${p.name}: ${load ? `scan ${load.scanMs} ms, worker ${load.workerMs} ms` : 'no load line'}\n`)
       } else if (load?.scanMs !== undefined && load.workerMs !== undefined) {
-        samples[p.name].push({ scanMs: load.scanMs, workerMs: load.workerMs })
+        samples[p.name].push({ scanMs: load.scanMs, workerMs: load.workerMs, toModelMs })
       }
       if (!opt.keep) fs.rmSync(dir, { recursive: true, force: true })
     }
-    for (const p of turn(ttyPlugins, round)) {
+    for (const p of turn(ttyStarts, round)) {
       const dir = path.join(base, `${round}-tty-${slug(p.name)}`)
       try {
-        const t = await interactiveStart({ pluginDir: p.dir, dir, ...TTY })
-        if (!t.loaded) throw new Error('the debug log holds no load of the module')
+        const t = await interactiveStart({ pluginDir: p.dir, prepare: p.scope === undefined ? undefined : ({ home, env }) => installFor({ ...p, home, env }), dir, ...TTY })
+        if (t.loaded !== (p.loads ?? true)) throw new Error(t.loaded ? 'the module loaded, where its scope should keep it out' : 'the debug log holds no load of the module')
         if (round === 0) process.stderr.write(`  warm-up ${p.name}, interactive: prompt row ${t.promptMs} ms, at the model ${t.modelMs} ms\n`)
         else ttySamples[p.name].push(t)
       } catch (error) {
@@ -230,6 +297,26 @@ const ttySummary = ttyPlugins.map((p) => {
   const s = ttySamples[p.name]
   const of = (field) => s.map((x) => x[field])
   return { name: p.name, n: s.length, promptMs: median(of('promptMs')), promptRange: spread(of('promptMs')), typedMs: median(of('typedMs')), modelMs: median(of('modelMs')), modelRange: spread(of('modelMs')), retyped: s.filter((x) => x.types > 1).length, reEntered: s.filter((x) => x.enters > 1).length }
+})
+/**
+ * The installed starts beside the floor and the plugin (both --plugin-dir): how many -p starts loaded the module,
+ * the -p start to `hi` at the model, and the interactive start's two figures.
+ */
+const installed = installs.map((p) => {
+  const s = installSamples[p.name]
+  const t = ttySamples[p.name] ?? []
+  const to = s.map((x) => x.toModelMs).filter((x) => x !== undefined)
+  return {
+    name: p.name,
+    scope: p.scope,
+    loads: p.loads ?? true,
+    n: s.length,
+    loaded: s.filter((x) => x.loaded).length,
+    scanMs: median(s.filter((x) => x.scanMs !== undefined).map((x) => x.scanMs)),
+    toModelMs: median(to),
+    toModelRange: spread(to),
+    tty: { n: t.length, promptMs: median(t.map((x) => x.promptMs)), promptRange: spread(t.map((x) => x.promptMs)), modelMs: median(t.map((x) => x.modelMs)), modelRange: spread(t.map((x) => x.modelMs)) },
+  }
 })
 
 /** This tree's figure and the other's, each above the floor, and this ÷ other of those (when the other's is 1 ms or more). */
@@ -266,7 +353,7 @@ if (other !== undefined) {
 
 if (opt.json) {
   const tty = opt.tty ? { ...TTY, pollMs: 10, samples: ttySamples, summary: ttySummary, failures: ttyFailures } : undefined
-  console.log(JSON.stringify({ rounds, engine: 'claude 2.1.332', node: process.version, samples, summary, against, tty }, null, 2))
+  console.log(JSON.stringify({ rounds, engine: 'claude 2.1.332', node: process.version, samples, summary, against, tty, installed: { samples: installSamples, summary: installed } }, null, 2))
 } else {
   const floor = summary[0]
   const sign = (x) => (Number.isNaN(x) ? '   n/a' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`.padStart(7))
@@ -316,5 +403,22 @@ if (opt.json) {
     }
     console.log(`  ${'plugin: code KB'.padEnd(34)} ${(against.plugin.bytes.this / 1024).toFixed(0).padStart(8)} ${(against.plugin.bytes.other / 1024).toFixed(0).padStart(8)}`)
   }
+  const floorRow = row(installed, 'floor, user scope')
+  const userRow = row(installed, 'user scope')
+  const cell = (m, r) => (Number.isNaN(m) ? 'n/a' : `${m.toFixed(0)} (${spanOf(r)})`).padStart(18)
+  const above = (x, base) => (Number.isNaN(x - base) ? '    n/a' : `${x - base >= 0 ? '+' : ''}${(x - base).toFixed(0)}`.padStart(7))
+  console.log(`\nInstalled from a marketplace: a start outside a project-scope install, against the floor and a user-scope install (claude -p hi${opt.tty ? ', then interactive' : ''}; no Hark project in the start folder): median (range) ms from the spawn, and above the installed floor`)
+  console.log(`  ${'start'.padEnd(26)} ${'module'.padStart(7)} ${'scan'.padStart(6)}   ${'-p: "hi" at the model'.padStart(22)} ${'above'.padStart(7)}${opt.tty ? `   ${'prompt row shows'.padStart(18)} ${'above'.padStart(7)}   ${'"hi" at the model'.padStart(18)} ${'above'.padStart(7)}` : ''}`)
+  for (const r of installed) {
+    const label = r.name
+    const vsFloor = (x, base) => (r === floorRow ? ''.padStart(7) : above(x, base))
+    const interactive = opt.tty ? `   ${cell(r.tty.promptMs, r.tty.promptRange)} ${vsFloor(r.tty.promptMs, floorRow.tty.promptMs)}   ${cell(r.tty.modelMs, r.tty.modelRange)} ${vsFloor(r.tty.modelMs, floorRow.tty.modelMs)}` : ''
+    console.log(`  ${label.padEnd(26)} ${`${r.loaded}/${r.n}`.padStart(7)} ${(Number.isNaN(r.scanMs) ? 'none' : r.scanMs.toFixed(0)).padStart(6)}   ${`${cell(r.toModelMs, r.toModelRange)}`.padStart(22)} ${vsFloor(r.toModelMs, floorRow.toModelMs)}${interactive}`)
+  }
+  const outside = row(installed, 'project scope, elsewhere')
+  const saving = (a, b) => (Number.isNaN(a - b) ? 'n/a' : `${(a - b).toFixed(0)} ms`)
+  console.log(`  (module: the -p starts that loaded hark-memory; scan: their median scan, none where no module loaded. Outside the project, the project-scope install saves against the user-scope one: -p ${saving(userRow.toModelMs, outside.toModelMs)}${opt.tty ? `, prompt row ${saving(userRow.tty.promptMs, outside.tty.promptMs)}, "hi" at the model ${saving(userRow.tty.modelMs, outside.tty.modelMs)}` : ''})`)
 }
-if (ttyFailures.length > 0 || summary.some((s) => s.n === 0)) process.exitCode = 1
+const misplaced = installs.filter((p) => installSamples[p.name].some((x) => x.loaded !== p.loads))
+if (misplaced.length > 0) console.error(`a -p start of ${misplaced.map((p) => p.name).join(', ')} ${misplaced.map((p) => (p.loads ? 'did not load' : 'loaded')).join(', ')} the module: its figures do not measure what the row says`)
+if (ttyFailures.length > 0 || summary.some((s) => s.n === 0) || installed.some((r) => r.n === 0) || misplaced.length > 0) process.exitCode = 1

@@ -96,17 +96,24 @@ export function writeSettings(home, settings) {
 }
 
 /**
- * Installs the plugin as a user does, from a marketplace: a fresh clone of `repo`'s committed HEAD, then
- * `plugin marketplace add`, `plugin install hark-memory@hark` and the key through `plugin configure --values-stdin`.
- * Resolves the steps' results; throws with the step's output when one fails.
+ * Installs the plugin as a user does, from a marketplace: a fresh clone of `repo`'s committed HEAD (or the folder
+ * `marketplace`, made by the caller), then `plugin marketplace add`, `plugin install hark-memory@hark` and the key
+ * through `plugin configure --values-stdin`, each run in `cwd` (default `dir`). `scope` 'project' or 'local' adds
+ * `--scope <scope>` to the first two, as a team installs it in its project (`cwd`); 'user' (the default) runs
+ * them as the README's Install section writes them. Resolves the steps' results; throws with the step's output
+ * when one fails.
  */
-export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key }) {
-  const clone = path.join(dir, 'marketplace-clone')
-  execFileSync('git', ['clone', '-q', repo, clone], { stdio: 'pipe' })
+export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key, scope = 'user', cwd = dir, marketplace }) {
+  let source = marketplace
+  if (source === undefined) {
+    source = path.join(dir, 'marketplace-clone')
+    execFileSync('git', ['clone', '-q', repo, source], { stdio: 'pipe' })
+  }
   const bin = claudeBin()
+  const scoped = scope === 'user' ? [] : ['--scope', scope]
   const steps = [
-    ['plugin', 'marketplace', 'add', clone],
-    ['--debug-file', path.join(dir, 'install-debug.log'), 'plugin', 'install', 'hark-memory@hark'],
+    ['plugin', 'marketplace', 'add', source, ...scoped],
+    ['--debug-file', path.join(dir, 'install-debug.log'), 'plugin', 'install', 'hark-memory@hark', ...scoped],
     ['plugin', 'configure', 'hark-memory@hark', '--values-stdin'],
   ]
   const results = []
@@ -114,7 +121,7 @@ export async function installFromMarketplace({ dir, env, repo = REPO_DIR, key })
     const input = args.includes('--values-stdin') ? JSON.stringify({ access_key: key }) : undefined
     // `plugin install` runs `npm ci` in the plugin's copy when it holds package.json and a lockfile (60 s limit),
     // unless package.json sets overrides (ours sets `{}`, so the development tools are not installed).
-    const r = await run(bin, args, { cwd: dir, env, input, timeoutS: 150 })
+    const r = await run(bin, args, { cwd, env, input, timeoutS: 150 })
     results.push({ args, ...r })
     fs.appendFileSync(path.join(dir, 'install.log'), `$ claude ${args.join(' ')}\nrc=${r.rc}\n${r.stdout}${r.stderr}\n`)
     if (r.rc !== 0) throw new Error(`claude ${args.join(' ')} exited ${r.rc}: ${(r.stdout + r.stderr).trim().slice(0, 600)}`)

@@ -1,7 +1,8 @@
 // One interactive Claude Code start, timed from the screen, for scripts/bench-load.mjs: the real `claude` from
 // node_modules in a tmux pane of a fixed size, on a tmux server of its own, with a scratch HOME whose first-run
-// questions are answered (lib/scratch-home.mjs), one --plugin-dir plugin, the scripted model on loopback, and an
-// empty working folder (no Hark project in it, so the plugin asks Hark for nothing).
+// questions are answered (lib/scratch-home.mjs), one --plugin-dir plugin (or a plugin the caller installs in that
+// HOME, or none), the scripted model on loopback, and an empty working folder (no Hark project in it, so the
+// plugin asks Hark for nothing).
 //
 // The pane runs a shell script that waits on a FIFO, then execs `env -i … claude`: the clock starts when the FIFO
 // is written, so tmux's own start is outside the figures. The times, from there:
@@ -65,11 +66,13 @@ const alive = (pid) => {
 }
 
 /**
- * One start of `pluginDir` in `dir` (made fresh; left for the caller to keep or remove). Resolves
- * { promptMs, typedMs, modelMs, types, enters, loaded, scanMs, workerMs } (ms from the spawn), or throws with
- * the last screen when the prompt row or the request does not come within `timeoutS`.
+ * One start of `pluginDir` (given with --plugin-dir; none when undefined) in `dir` (made fresh; left for the caller
+ * to keep or remove). `prepare({ home, project, env })`, when given, is awaited once the home is ready and before
+ * the spawn, outside the figures: to install a plugin as a person does. Resolves { promptMs, typedMs, modelMs,
+ * types, enters, loaded, scanMs, workerMs } (ms from the spawn), or throws with the last screen when the prompt
+ * row or the request does not come within `timeoutS`.
  */
-export async function interactiveStart({ pluginDir, dir, cols = 120, rows = 40, text = 'hi', timeoutS = 30 }) {
+export async function interactiveStart({ pluginDir, prepare, dir, cols = 120, rows = 40, text = 'hi', timeoutS = 30 }) {
   fs.rmSync(dir, { recursive: true, force: true })
   const files = { home: path.join(dir, 'home'), project: path.join(dir, 'project'), fifo: path.join(dir, 'go'), pid: path.join(dir, 'pid'), script: path.join(dir, 'run.sh'), debug: path.join(dir, 'debug.log'), model: path.join(dir, 'model.jsonl') }
   fs.mkdirSync(files.home, { recursive: true })
@@ -80,8 +83,9 @@ export async function interactiveStart({ pluginDir, dir, cols = 120, rows = 40, 
   try {
     const env = { ...engineEnv({ home: files.home, modelPort: model.port }), TERM: 'xterm-256color' }
     prepareHome({ home: files.home, projectDir: files.project, apiKey: env.ANTHROPIC_API_KEY, accessKey: ACCESS_KEY })
+    await prepare?.({ home: files.home, project: files.project, env })
     execFileSync('mkfifo', [files.fifo])
-    const argv = [claudeBin(), '--plugin-dir', path.resolve(pluginDir), '--debug-file', files.debug]
+    const argv = [claudeBin(), ...(pluginDir === undefined ? [] : ['--plugin-dir', path.resolve(pluginDir)]), '--debug-file', files.debug]
     fs.writeFileSync(files.script, [
       `cd ${quote(files.project)} || exit 1`,
       `read go < ${quote(files.fifo)}`,
