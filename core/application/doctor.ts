@@ -2,7 +2,7 @@
  * /hark doctor (SPEC.md: /hark): one screen diagnosing the set-up from what the plugin already
  * knows, with no request of its own: the project file (or every place looked), whether a key is set (never
  * any part of it), Hark's last answer per tool with the fix for each failure, the store (its file's name,
- * entries, size, a refused write), handoffs waiting for delivery, and the versions.
+ * entries, size, a refused write), handoffs waiting for delivery, the versions, and where to see the install's scope.
  *
  * State: none of its own; it reads StartState, HarkAnswers (written by the MCP gateway), and what StoreSurvey
  * counts in the store.
@@ -19,6 +19,12 @@ import type { StoreFacts, StoreSurvey } from './store-survey'
 
 /** The store's file, as the engine names it (SPEC.md, What it stores); the plugin is not told which is its own. */
 export const STORE_FILES = 'hark-memory_hark-aae3fede4df5.json (installed from this repository), hark-memory_synced-1aada258dc33.json (the Claude directory), hark-memory_inline-b2086a409123.json (--plugin-dir)'
+/**
+ * Where the plugin loads. The plugin is not told its install's scope, and finding it would mean reading settings,
+ * which SPEC.md does not list among what it reads: the report says where to look instead.
+ */
+export const SCOPE_HELP = 'Where it loads: installed at user scope, in every folder; at project or local scope, only where Claude Code starts in the folder holding .claude/settings.json (or settings.local.json). /plugin shows the scope; the README\'s Install section compares them.'
+
 /** Places listed at most when no project file was found (two per folder up to the root). */
 const MAX_PLACES = 40
 
@@ -102,6 +108,7 @@ export function renderDoctor(f: DoctorFacts): string {
     ...(waiting > 0 ? [`Handoffs waiting for delivery: ${waiting} (the next session start in this project sends ${waiting === 1 ? 'it' : 'them'}).`] : []),
     '',
     `Versions: hark-memory ${f.pluginVersion ?? '(unknown)'}, Claude Code ${f.engineVersion ?? '(unknown)'}`,
+    SCOPE_HELP,
   ].join('\n')
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { compose } from '../../composition/container'
 import { InMemoryHark } from '../../adapters/fake-hark/in-memory-hark'
 import type { HarkEndpoint } from '../../adapters/hark/mcp-hark.gateway'
-import { fixFor, renderDoctor, type DoctorFacts } from '../../core/application/doctor'
+import { fixFor, renderDoctor, SCOPE_HELP, type DoctorFacts } from '../../core/application/doctor'
 import { HarkAnswers } from '../../core/application/hark-answers'
 import { memoryPorts } from '../memory-ports'
 
@@ -53,6 +53,7 @@ describe('/hark doctor', () => {
     expect(text).toMatch(/\d+ entr(y|ies), about \d+ bytes of data: 1 process record\(s\), 1 cached brief\(s\)/)
     expect(text).toContain('No write refused this session.')
     expect(text).toContain('Versions: hark-memory 0.2.3, Claude Code 2.1.332')
+    expect(text.split('\n').at(-1)).toBe(SCOPE_HELP)
     for (let i = 0; i + 4 <= KEY.length; i++) expect(text).not.toContain(KEY.slice(i, i + 4 + 4))
   })
 
