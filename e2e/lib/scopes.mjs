@@ -8,7 +8,8 @@
 // The marketplace is a fresh clone of the repository's committed HEAD, added and installed from the team project
 // with `--scope <scope>`, the key set with `plugin configure --values-stdin`. Then `claude -p hi` starts, one after
 // another, each judged by the lines it added to the debug log, Hark's log and the model's log:
-//   in the project   the module loads as hark-memory@hark, nothing of it fails, and the brief reaches the model
+//   in the project   the module loads as hark-memory@hark, nothing of it fails, the brief reaches the model, and
+//                    the exit sends close_session for the Hark session the brief opened
 //   elsewhere        no hark-memory module, and Hark receives nothing (no request, no CONNECT to harkstudio.io)
 //   in packages/api  project scope: as elsewhere (2.1.332 reads .claude/settings.json in the start folder only);
 //                    local scope: as in the project (it reads .claude/settings.local.json at the git root too)
@@ -90,7 +91,10 @@ export async function scopeTest({ scope, dir, repo = REPO_DIR }) {
       }
     }
     const where = (s) => `${s.found}; debug-${s.name}.log`
-    /** The plugin loaded, none of it failed, and the model's first request carried the brief Hark sent. */
+    /**
+     * The plugin loaded, none of it failed, the model's first request carried the brief Hark sent, and the exit handed
+     * off: `close_session` for the Hark session the brief opened (`hi` records no work).
+     */
     const loads = (s, label) => {
       const brief = briefBlock(s)
       const tools = s.harkLog.map((r) => r.tool)
@@ -98,6 +102,7 @@ export async function scopeTest({ scope, dir, repo = REPO_DIR }) {
         { name: `${label}: the engine loads the module as hark-memory@hark`, ok: /hooks module hark-memory@hark loaded/.test(s.debug), detail: where(s) },
         { name: `${label}: nothing of the plugin failed or was skipped`, ok: pluginFailures(s).length === 0, detail: pluginFailures(s).join('\n') },
         { name: `${label}: Hark is asked for V-012's brief, and the model receives it as <hark-brief project="V-012">`, ok: tools.includes('get_agent_brief') && brief?.startsWith('<hark-brief project="V-012">') === true, detail: `Hark got: ${tools.join(', ') || 'nothing'}; brief: ${brief?.slice(0, 60) ?? 'none'}` },
+        { name: `${label}: the exit hands off: close_session, once, for the session the brief opened (no work was recorded)`, ok: tools.filter((t) => t === 'close_session').length === 1 && !tools.includes('end_session'), detail: `Hark got: ${tools.join(', ') || 'nothing'}` },
       )
     }
     /** No hark-memory module, and not one byte for Hark. */
