@@ -1,7 +1,7 @@
 /**
- * Finding the conversation (SPEC.md): its key: the SHA-256 of the project's root and the
- * conversation's first launch time, the same for every spelling of the project's folder, so a background
- * process or `--resume` that reports the folder otherwise still shares it.
+ * Finding the conversation (SPEC.md: One conversation, several processes, Finding the conversation): its key,
+ * the SHA-256 of the project's root and the conversation's first launch time, the same for every spelling of
+ * the project's folder, so a background process or `--resume` that reports the folder otherwise still shares it.
  */
 import { conversationKeyInput, conversationKeyOf, type ConversationKey } from '../domain/conversation/keys'
 import type { PathRules } from '../domain/paths'

@@ -1,5 +1,5 @@
 /**
- * The conversation's brief, kept (SPEC.md: session.start, the reuse rule, the status line): when a brief request
+ * The conversation's brief, kept (SPEC.md: session.start, /hark, session.compact, the status line): when a brief request
  * went out and the start's brief under way; a brief that came, kept for this conversation, noted in its record
  * and cached for the project (`brief:<project code>`, which another process may reuse); a miss, one log line.
  * The status line shows each outcome at once. BriefState's writer.

@@ -62,7 +62,7 @@ describe('KeyWatch', () => {
     expect(w.briefs.keyRefused).toBe(false)
   })
 
-  test("the brief's result is left to BriefService (it draws the status line itself)", async () => {
+  test("the brief's result is left to KeepBrief (it draws the status line itself)", async () => {
     const w = world()
     td.when(w.inner.getBrief(v('V-012'), undefined)).thenResolve(fail('key-refused'))
     await w.watch.getBrief(v('V-012'))

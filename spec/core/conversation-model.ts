@@ -644,7 +644,7 @@ export class Model {
     )
   }
 
-  /** StartSession: load the conversation, join (store this record), prune; the brief fetched is recorded (BriefService.fetch). */
+  /** StartSession: load the conversation, join (store this record), prune; the brief fetched is recorded (KeepBrief.fetched). */
   private *start(p: Proc): Step {
     const read = yield* this.readRecords(p, this.wait(WAIT_MS))
     const others = read?.others ?? new Map<string, ConversationRecord>()
