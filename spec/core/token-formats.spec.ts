@@ -66,6 +66,32 @@ describe('findTokens', () => {
   })
 })
 
+describe('a token whose shape is enough, with no name', () => {
+  const found = (text: string) => findTokens(text).map((s) => text.slice(s.start, s.end))
+  const body = 'AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw'
+  test('a lead as long as its row allows: a Telegram bot id of 5 to 16 digits', () => {
+    for (const id of ['12345', '110201543', '1234567890123456']) expect(found(`The bot runs as ${id}:${body} now.`)).toEqual([`${id}:${body}`])
+    for (const id of ['1234', '12345678901234567']) expect(found(`The bot runs as ${id}:${body} now.`)).toEqual([])
+  })
+  test('a numeric id and a body (Twitter, Facebook), a run of A (a Twitter bearer token), a fixed start and a body (Mapbox, Lob, Yandex, Okta)', () => {
+    for (const token of [
+      `1234567890123456789-${'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0'}`,
+      `123456789012345|${'ab3de5gh7jk9mn1pq2rs4tu6vw8xy0z'}`,
+      `${'A'.repeat(22)}${'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC1'.repeat(3)}`,
+      `pk.${'ab3de5gh7jk9mn1pq2rs4tu6vw8xy0'.repeat(2)}.${'ab3de5gh7jk9mn1pq2rs4t'}`,
+      `test_${'0123456789abcdef'.repeat(2)}abc`,
+      `AQVN${'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC1_-x'}`,
+      `00${'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC1_-xyzwv'}`,
+    ])
+      expect(found(`I tested it with ${token} and it worked.`)).toEqual([token])
+  })
+  test('SPEC.md names sk-: a key as short as 16 characters after it goes, hyphenated words stay', () => {
+    expect(found('The key sk-abc123def456ghi789 is revoked.')).toEqual(['sk-abc123def456ghi789'])
+    expect(found('The key sk-abcdefghijklmnopqrstuv is revoked.')).toEqual(['sk-abcdefghijklmnopqrstuv'])
+    expect(found('We use sk-learn-intelex-extension and sk-learn-helpers in the notebook.')).toEqual([])
+  })
+})
+
 describe('a provider named on another line', () => {
   const value = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0'
   test('a provider named on one line does not hide its value on the next', () => {
@@ -112,7 +138,7 @@ describe('the token table, read from its string of rows', () => {
       expect(Number.isInteger(f.min) && Number.isInteger(f.max) && f.min >= 0 && f.min <= f.max).toBe(true)
       for (const re of [f.shape, f.allow]) if (re !== undefined) expect(re).toBeInstanceOf(RegExp)
       if (f.entropy !== undefined) expect(f.entropy).toBeGreaterThan(0)
-      if (f.lead !== undefined) expect(Number.isInteger(f.lead.n) && alphabetOk(f.lead.body)).toBe(true)
+      if (f.lead !== undefined) expect(Number.isInteger(f.lead.min) && f.lead.min <= f.lead.max && alphabetOk(f.lead.body)).toBe(true)
     } else {
       expect(f.keywords.length).toBeGreaterThan(0)
       for (const k of f.keywords) expect(k).toBe(k.toLowerCase())
@@ -144,7 +170,7 @@ describe('the token table, read from its string of rows', () => {
     const value = ['body', 'min', 'max']
     const found = formats.flatMap((f) =>
       f.kind === 'prefixed'
-        ? [...misfits(f.provider, f, [...prefixed, 'anyCase', 'open', 'keep', 'shape', 'entropy', 'allow', 'lead'], prefixed), ...(f.lead ? misfits(`${f.provider} lead`, f.lead, ['n', 'body'], ['n', 'body']) : [])]
+        ? [...misfits(f.provider, f, [...prefixed, 'anyCase', 'open', 'keep', 'shape', 'entropy', 'allow', 'lead'], prefixed), ...(f.lead ? misfits(`${f.provider} lead`, f.lead, ['min', 'max', 'body'], ['min', 'max', 'body']) : [])]
         : f.kind === 'keyword'
           ? [...misfits(f.provider, f, keyword, keyword), ...f.values.flatMap((v) => misfits(`${f.provider} value`, v, [...value, 'shape'], value))]
           : [`${(f as { provider: string }).provider}: kind ${(f as { kind: unknown }).kind}`],

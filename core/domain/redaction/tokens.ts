@@ -3,8 +3,9 @@
  * formats of ./token-table, facts from gitleaks' and secretlint's rule sets; the code that matches them is ours.
  *
  * Two kinds of row:
- * - a **prefixed token** (`ghp_…`, `glffct-…`, `dp.pt.…`): a fixed prefix at a word start, then a run of the
- *   format's alphabet whose length, shape and entropy must fit;
+ * - a **prefixed token** (`ghp_…`, `glffct-…`, `dp.pt.…`, a Telegram bot's `<id>:A…`): its shape is enough, a fixed
+ *   prefix at a word start (or after a lead of its own), then a run of the format's alphabet whose length, shape and
+ *   entropy must fit;
  * - a **keyword token** (Datadog, Twitter, …: formats with no prefix of their own): a value of the format's
  *   alphabet and length, with a digit in it, within KEYWORD_WINDOW characters after the provider's name on the
  *   same line (`DATADOG_API_KEY=…`, `the Datadog key 0a1b…`).
@@ -146,14 +147,14 @@ function compile(): NonNullable<typeof compiled> {
       ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values: values.map((v) => ({ ...v, set: set(v.body) })), reach: Math.max(0, ...values.map((v) => v.max)) + 2, body: set(body), lead: lead && set(lead.body) })
     }
   }
-  // (Which keyword of the alternation matches does not matter, only where one starts; none holds a `|`.)
-  return { entries, prefilter: new RegExp(entries.flat().map((e) => (e as Entry).key).join('|').replace(/[.*+?^${}()[\]\\/-]/g, '\\$&'), 'g'), rules }
+  // (Which keyword of the alternation matches does not matter, only where one starts; Facebook's prefixes hold a `|`.)
+  return { entries, prefilter: new RegExp(entries.flat().map((e) => (e as Entry).key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g'), rules }
 }
 
 /**
  * The token whose row's keyword is found at a position, for one text: `at(p)` gives its span or undefined, and
  * `at.next(p)` the first position from `p` where the prefilter found a keyword (the text's length when none). A keyword token's span starts after its name, a token with
- * a lead before its keyword (Azure's `…8Q~…`).
+ * a lead before its keyword (Azure's `…8Q~…`, Telegram's bot id).
  */
 export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefined) & { readonly next: (p: number) => number } {
   const { entries, prefilter, rules } = (compiled ??= compile())
@@ -172,12 +173,12 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
   }
 
   const prefixed = (e: Entry, f: PrefixedFormat, at: number): TokenSpan | undefined => {
-    const start = at - (f.lead?.n ?? 0)
-    for (let i = start; i < at; i++) if (e.lead?.has[text.charCodeAt(i)] !== 1) return undefined
+    let start = at
+    while (at - start < (f.lead?.max ?? 0) && e.lead?.has[text.charCodeAt(start - 1)] === 1) start--
     const b = at + e.keyword.length
-    // The prefix as written (unless any case will do), at a word start, then a fitting body.
-    // (A position before the text's start reads as NaN: no letter.)
-    const end = (f.anyCase || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
+    // The lead as long as the row allows, the prefix as written (unless any case will do), at a word start, then a
+    // fitting body. (A position before the text's start reads as NaN: no letter.)
+    const end = at - start >= (f.lead?.min ?? 0) && (f.anyCase || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
     // Then the entropy the row asks for, and not a match of its allowlist.
     return end >= 0 && (!f.entropy || entropy(text, start, end) >= f.entropy) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
       ? { start: f.keep ? b : start, end, provider: f.provider }
