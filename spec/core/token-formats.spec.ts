@@ -1,8 +1,10 @@
-// The token table (core/domain/redaction/token-table.ts), its rows as read from their string, and its matcher
-// (core/domain/redaction/tokens.ts): the parts whose speed rests on keeping state, checked against the plain
+// The token table (core/domain/redaction/token-table.ts), its string of rows checked row by row against their typed
+// shape, and its matcher (core/domain/redaction/tokens.ts): where a keyword token's value may stand around its name,
+// what a shape alone is enough for, and the parts whose speed rests on keeping state, checked against the plain
 // definitions they replace.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { VALUE_MIN } from '../../core/domain/redaction/token-table'
 import { ENTROPY_LIMIT, KEYWORD_WINDOW, entropy, findTokens, tokenFormats, tokenMatcher } from '../../core/domain/redaction/tokens'
 
 describe('entropy', () => {
@@ -30,7 +32,7 @@ describe('entropy', () => {
 })
 
 describe('findTokens', () => {
-  const pieces = ['ghp_', 'sk-ant-', 'glpat-', 'xoxb-', 'AKIA', 'eyJ', '-', '.', ' ', '\n', 'Datadog key ', 'twitter ', '=', 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC1', '0123456789abcdef']
+  const pieces = ['ghp_', 'sk-ant-', 'glpat-', 'xoxb-', 'AKIA', 'eyJ', '-', '.', ' ', '\n', 'Datadog key ', ' (Datadog) ', 'twitter ', '=', 'commit ', 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC1', '0123456789abcdef', 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0', '1234567:A', '12345678901234567-']
 
   test('the remembered runs and keyword looks find what a matcher made afresh at each position finds', () => {
     const afresh = (text: string) => {
@@ -63,6 +65,36 @@ describe('findTokens', () => {
       }),
       { numRuns: 300 },
     )
+  })
+})
+
+describe('a value before its provider\'s name', () => {
+  const found = (text: string) => findTokens(text).map((s) => text.slice(s.start, s.end))
+  const value = `${'d'.repeat(20)}4${'e'.repeat(19)}`
+  test(`starting up to KEYWORD_WINDOW (${KEYWORD_WINDOW}) characters before the name, on its line, is found`, () => {
+    expect(found(`I tested it with ${value} (Datadog).`)).toEqual([value])
+    expect(found(`The key is ${value}. It belongs to the staging account on Datadog.`)).toEqual([value])
+    expect(found(`${value}${' '.repeat(KEYWORD_WINDOW - value.length)}datadog`)).toEqual([value])
+    expect(found(`${value}${' '.repeat(KEYWORD_WINDOW - value.length + 1)}datadog`)).toEqual([])
+    expect(found(`${value}\nDatadog is set up.`)).toEqual([])
+  })
+  test('each character around repeated names is looked at once: a value among them is found', () => {
+    const text = `${'datadog '.repeat(2000)}${value}${' datadog'.repeat(2000)}`
+    expect(found(text)).toEqual([value])
+  })
+})
+
+describe('what is not a keyword token\'s value', () => {
+  const found = (text: string) => findTokens(text).map((s) => text.slice(s.start, s.end))
+  const hex = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0'
+  test('a value said to be a hash or an id', () => {
+    for (const text of [`Sourcegraph indexed the repository at commit ${hex} overnight.`, `Heroku logged request id 8c2d3f4a-1b2c-4d5e-8f90-a1b2c3d4e5f6 for it.`, `The Sentry release has the sha256 ${hex}${hex.slice(0, 24)} as its name.`])
+      expect(found(text)).toEqual([])
+    expect(found(`The Sourcegraph token is ${hex}.`)).toEqual([hex])
+  })
+  test('a value that reads as words: two of four letters or more between its separators', () => {
+    expect(found('Adafruit IO feeds are named like greenhouse-humidity-sensor-west2 now.')).toEqual([])
+    expect(found('Adafruit IO key: yomqvdrq4kvopz46l8dzmwt-6d3kwdql')).toEqual(['yomqvdrq4kvopz46l8dzmwt-6d3kwdql'])
   })
 })
 
@@ -176,6 +208,11 @@ describe('the token table, read from its string of rows', () => {
           : [`${(f as { provider: string }).provider}: kind ${(f as { kind: unknown }).kind}`],
     )
     expect(found).toEqual([])
+  })
+
+  test('no keyword token\'s value is shorter than VALUE_MIN: a shorter run is never read', () => {
+    const keywordRows = tokenFormats().filter((f) => f.kind === 'keyword')
+    expect(keywordRows.flatMap((f) => f.values.filter((v) => v.min < VALUE_MIN).map(() => f.provider))).toEqual([])
   })
 
   test('no two rows share a provider', () => {

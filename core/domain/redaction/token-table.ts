@@ -11,7 +11,7 @@
  *
  * Two kinds of row, and the kind says whether a token's shape alone is enough (./tokens): a prefixed row's token is
  * recognised anywhere by its shape (a fixed prefix, after a lead when it has one, then a body whose length, shape and
- * entropy fit); a keyword row's value only after its provider's name (KEYWORD_WINDOW). Where a rule set asks
+ * entropy fit); a keyword row's value only near its provider's name (KEYWORD_WINDOW). Where a rule set asks
  * for the name beside a value with a fixed part (Mapbox `pk.`, Lob `live_`, Telegram's `:A`, Twitter's numeric id and
  * `-`), the format is a prefixed row when no word, path or identifier has that shape; those whose body could be a
  * name's (`b_`, `live_`, `YC`) also want three digits in it.
@@ -23,8 +23,15 @@
  * ALPHABETS' names stands for that alphabet, and any that starts with `/` is a regex (no provider, source, prefix
  * or keyword is either: spec/core/token-formats.spec.ts).
  */
-/** How far after a provider's name a keyword token's value may start (gitleaks allows about 30). */
-export const KEYWORD_WINDOW = 48
+/**
+ * Where a keyword token's value may stand around its provider's name, on the name's line: after the name or before it,
+ * starting at most this many characters from it, so the name may open a long sentence, follow the value in
+ * parentheses or stand in the sentence before or after (gitleaks wants it about 30 characters before the value, beside
+ * `=` or `:`).
+ */
+export const KEYWORD_WINDOW = 160
+/** The shortest keyword token's value (LinkedIn's client id): a shorter run is none (spec/core/token-formats.spec.ts). */
+export const VALUE_MIN = 14
 /** Shape and entropy checks read at most this much of a candidate. */
 export const CHECK_LIMIT = 512
 
