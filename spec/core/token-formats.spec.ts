@@ -3,9 +3,10 @@
 // what a shape alone is enough for, and the parts whose speed rests on keeping state, checked against the plain
 // definitions they replace.
 import fc from 'fast-check'
-import { describe, expect, test } from 'vitest'
-import { VALUE_MIN } from '../../core/domain/redaction/token-table'
-import { ENTROPY_LIMIT, KEYWORD_WINDOW, entropy, findTokens, tokenFormats, tokenMatcher } from '../../core/domain/redaction/tokens'
+import { describe, expect, expectTypeOf, test } from 'vitest'
+import { z } from 'zod'
+import { ALPHABETS, TABLE, VALUE_MIN } from '../../core/domain/redaction/token-table'
+import { ENTROPY_LIMIT, KEYWORD_WINDOW, entropy, findTokens, tokenFormats, tokenMatcher, type TokenFormat } from '../../core/domain/redaction/tokens'
 
 describe('entropy', () => {
   test.each([
@@ -151,63 +152,56 @@ describe('a value after a provider\'s name', () => {
   })
 })
 
-describe('the token table, read from its string of rows', () => {
-  const formats = tokenFormats()
-  const alphabetOk = (a: string) => a.length > 0 && /^[\x21-\x7e]+$/.test(a) && (() => new RegExp(`^[${a}]+$`))() instanceof RegExp
+/**
+ * A row as TABLE writes it: a TokenFormat whose regexes are `/…/flags` strings and whose alphabets are ALPHABETS' names
+ * or character classes (tokenFormats reads them into RegExp and classes).
+ */
+type Written<T> = T extends RegExp ? string : T extends readonly (infer E)[] ? Written<E>[] : T extends object ? { -readonly [K in keyof T]: Written<T[K]> } : T
 
-  test('is read once: the same formats on every call', () => {
-    expect(tokenFormats()).toBe(formats)
-    expect(formats.length).toBeGreaterThan(150)
+/** The typed shape of a row: every field its kind has, of its type, and nothing else (a misspelt field is no field). */
+const alphabet = z.string().refine((a) => a in ALPHABETS || (/^[\x21-\x7e]+$/.test(a) && new RegExp(`^[${a}]+$`) instanceof RegExp), 'an alphabet: a name of ALPHABETS or a character class')
+const regex = z.string().refine((r) => /^\/.+\/[a-z]*$/.test(r) && new RegExp(r.slice(1, r.lastIndexOf('/')), r.slice(r.lastIndexOf('/') + 1)) instanceof RegExp, 'a regex literal')
+const count = z.int().min(0)
+const named = { provider: z.string().trim().min(1), source: z.string().regex(/^(?:gitleaks |secretlint |hark-memory \()/) }
+const word = z.string().min(2).refine((w) => !(w in ALPHABETS) && !w.startsWith('/'), 'neither an alphabet nor a regex (the table is read in one step)')
+const PREFIXED = z.strictObject({
+  kind: z.literal('prefixed'),
+  ...named,
+  prefixes: z.array(word).min(1),
+  anyCase: z.boolean().optional(),
+  body: alphabet,
+  min: count,
+  max: count,
+  open: z.boolean().optional(),
+  keep: z.boolean().optional(),
+  shape: regex.optional(),
+  entropy: z.number().positive().optional(),
+  allow: regex.optional(),
+  lead: z.strictObject({ min: count, max: count, body: alphabet }).refine((l) => l.min <= l.max, 'min <= max').optional(),
+}).refine((f) => f.min <= f.max, 'min <= max')
+const KEYWORD = z.strictObject({
+  kind: z.literal('keyword'),
+  ...named,
+  keywords: z.array(word.refine((k) => k === k.toLowerCase(), 'in lower case')).min(1),
+  values: z.array(z.strictObject({ body: alphabet, min: count, max: count, shape: regex.optional() }).refine((v) => v.min <= v.max, 'min <= max')).min(1),
+})
+const ROW = z.discriminatedUnion('kind', [PREFIXED, KEYWORD])
+
+describe('the token table, its string of rows', () => {
+  const lines = TABLE.split('\n').filter((line) => line !== '' && !line.startsWith('//'))
+
+  test('the typed shape is the formats as written', () => {
+    expectTypeOf<z.output<typeof ROW>>().toEqualTypeOf<Written<TokenFormat>>()
   })
 
-  test.each(formats.map((f) => [f.provider, f] as const))('%s: a well-formed row naming its source', (_name, f) => {
-    expect(f.provider.trim()).not.toBe('')
-    expect(f.source).toMatch(/^(?:gitleaks |secretlint |hark-memory \()/)
-    if (f.kind === 'prefixed') {
-      expect(f.prefixes.length).toBeGreaterThan(0)
-      for (const p of f.prefixes) expect(p.length).toBeGreaterThanOrEqual(2)
-      expect(alphabetOk(f.body)).toBe(true)
-      expect(Number.isInteger(f.min) && Number.isInteger(f.max) && f.min >= 0 && f.min <= f.max).toBe(true)
-      for (const re of [f.shape, f.allow]) if (re !== undefined) expect(re).toBeInstanceOf(RegExp)
-      if (f.entropy !== undefined) expect(f.entropy).toBeGreaterThan(0)
-      if (f.lead !== undefined) expect(Number.isInteger(f.lead.min) && f.lead.min <= f.lead.max && alphabetOk(f.lead.body)).toBe(true)
-    } else {
-      expect(f.keywords.length).toBeGreaterThan(0)
-      for (const k of f.keywords) expect(k).toBe(k.toLowerCase())
-      expect(f.values.length).toBeGreaterThan(0)
-      for (const v of f.values) {
-        expect(alphabetOk(v.body)).toBe(true)
-        expect(v.min <= v.max).toBe(true)
-        if (v.shape !== undefined) expect(v.shape).toBeInstanceOf(RegExp)
-      }
-    }
+  test.each(lines.map((line) => [(JSON.parse(line) as { provider?: string }).provider ?? line, line] as const))('%s: a row of the typed shape', (_name, line) => {
+    const parsed = ROW.safeParse(JSON.parse(line))
+    expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([])
   })
 
-  // The table is read in one step: a string that is an alphabet's name becomes the alphabet, one starting with `/` a
-  // regex. No provider, source, prefix or keyword may be either.
-  test('no provider, source, prefix or keyword was read as an alphabet or a regex', () => {
-    const alphabets = new Set(formats.flatMap((f) => (f.kind === 'prefixed' ? [f.body, f.lead?.body] : f.values.map((v) => v.body))))
-    const words = formats.flatMap((f) => [f.provider, f.source, ...(f.kind === 'prefixed' ? f.prefixes : f.keywords)])
-    expect(words.filter((w) => typeof w !== 'string' || alphabets.has(w))).toEqual([])
-  })
-
-  // A row's fields are named: a misspelt one would be read as absent (an entropy threshold or an allowlist off).
-  test('every field of a row is one its kind has, and the ones it needs are there', () => {
-    const misfits = (what: string, o: object, allowed: string[], needed: string[]) => {
-      const keys = Object.keys(o)
-      return [...keys.filter((k) => !allowed.includes(k)).map((k) => `${what}: unknown ${k}`), ...needed.filter((k) => !keys.includes(k)).map((k) => `${what}: no ${k}`)]
-    }
-    const prefixed = ['kind', 'provider', 'source', 'prefixes', 'body', 'min', 'max']
-    const keyword = ['kind', 'provider', 'source', 'keywords', 'values']
-    const value = ['body', 'min', 'max']
-    const found = formats.flatMap((f) =>
-      f.kind === 'prefixed'
-        ? [...misfits(f.provider, f, [...prefixed, 'anyCase', 'open', 'keep', 'shape', 'entropy', 'allow', 'lead'], prefixed), ...(f.lead ? misfits(`${f.provider} lead`, f.lead, ['min', 'max', 'body'], ['min', 'max', 'body']) : [])]
-        : f.kind === 'keyword'
-          ? [...misfits(f.provider, f, keyword, keyword), ...f.values.flatMap((v) => misfits(`${f.provider} value`, v, [...value, 'shape'], value))]
-          : [`${(f as { provider: string }).provider}: kind ${(f as { kind: unknown }).kind}`],
-    )
-    expect(found).toEqual([])
+  test('is read once, a format a row: the same formats on every call', () => {
+    expect(tokenFormats()).toBe(tokenFormats())
+    expect(tokenFormats()).toHaveLength(lines.length)
   })
 
   test('no keyword token\'s value is shorter than VALUE_MIN: a shorter run is never read', () => {
@@ -216,6 +210,6 @@ describe('the token table, read from its string of rows', () => {
   })
 
   test('no two rows share a provider', () => {
-    expect(new Set(formats.map((f) => f.provider)).size).toBe(formats.length)
+    expect(new Set(tokenFormats().map((f) => f.provider)).size).toBe(lines.length)
   })
 })

@@ -41,7 +41,7 @@ export type Alphabet = string
 export const DIGITS = '0-9'
 
 /** Alphabets the rows name (one string, as the table is: the engine reads it as a single literal). */
-const ALPHABETS: Readonly<Record<string, Alphabet>> = JSON.parse(
+export const ALPHABETS: Readonly<Record<string, Alphabet>> = JSON.parse(
   '{"AN":"A-Za-z0-9","W":"A-Za-z0-9_","WD":"A-Za-z0-9_-","HEX":"0-9a-fA-F","HEXD":"0-9a-fA-F-","B64":"A-Za-z0-9+/=","UPN":"A-Z0-9","WDOT":"A-Za-z0-9_.=-","AND":"A-Za-z0-9-","DIGITS":"0-9"}',
 )
 
@@ -95,7 +95,8 @@ export function tokenFormats(): readonly TokenFormat[] {
   return formats
 }
 
-const TABLE = String.raw`
+/** The rows, one a line (spec/core/token-formats.spec.ts parses them and checks each against its typed shape). */
+export const TABLE = String.raw`
 {"kind":"prefixed","provider":"1Password secret key","source":"gitleaks 1password-secret-key","prefixes":["A3-"],"body":"A-Z0-9-","min":36,"max":37,"shape":"/^[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}$/","entropy":3.8}
 {"kind":"prefixed","provider":"1Password service account token","source":"gitleaks 1password-service-account-token; secretlint 1password","prefixes":["ops_eyJ"],"body":"B64","min":100,"max":4000,"open":true,"entropy":4}
 {"kind":"keyword","provider":"Adafruit API key","source":"gitleaks adafruit-api-key","keywords":["adafruit"],"values":[{"body":"WD","min":32,"max":32}]}
