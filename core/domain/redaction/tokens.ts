@@ -157,8 +157,11 @@ function compile(): NonNullable<typeof compiled> {
       ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values: values.map((v) => ({ ...v, set: set(v.body) })), reach: Math.max(0, ...values.map((v) => v.max)) + 2, body: set(body), lead: lead && set(lead.body) })
     }
   }
-  // (Which keyword of the alternation matches does not matter, only where one starts; Facebook's prefixes hold a `|`.)
-  return { entries, prefilter: new RegExp(entries.flat().map((e) => (e as Entry).key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g'), rules }
+  // Which keyword of the alternation matches does not matter, only where one starts: a leading digit is any digit (the
+  // forty prefixes of a numeric id and `-`, `|`, `%` or `:A` are four), and the lookup tells them apart. (Facebook's
+  // prefixes hold a `|`.)
+  const keys = new Set(entries.flat().map((e) => (e as Entry).key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&').replace(/^\d/, '\\d')))
+  return { entries, prefilter: new RegExp([...keys].join('|'), 'g'), rules }
 }
 
 /**
