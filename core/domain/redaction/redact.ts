@@ -235,10 +235,10 @@ const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
 /** The readers by the character they start at (a lookup: trying each reader at every start costs 10 to 20 % on 64 KB of settings). */
 const READS = new Map([...':=B-Pm'].map((c) => [c, READERS.filter(([on]) => on.includes(c))]))
 /**
- * Where `read` looks: a setting's separator, a flag's dashes (not inside a word or a run of dashes), curl's `-u`
- * after white space, a key block's five dashes, `Bearer`, `PuTTY` (each written from its first character, which
- * the engine then looks for). QUIET is the same past a line without a HINT, where only a URL's `://` is read at a
- * `:` or `=`.
+ * Where `read` looks: a setting's separator (a `,` after a quote and a `>` after a name among them), a flag's dashes
+ * (not inside a word or a run of dashes), curl's `-u` and a login's `-p` after white space, a key block's five
+ * dashes, `Bearer`, `PuTTY`, a netrc entry's `machine` (each written from its first character, which the engine then
+ * looks for). QUIET is the same past a line without a HINT, where only a URL's `://` is read at a `:` or `=`.
  */
 const STARTS = /[:=]|,(?<=["'][ \t]*,)|>(?<=\w>)|--(?<=(?<![\w-])--)|-[up](?<=(?<=^|\s)-.)|-----|Bearer|PuTTY|machine/g
 const QUIET = /:\/\/|--(?<=(?<![\w-])--)|-[up](?<=(?<=^|\s)-.)|-----|Bearer|PuTTY|machine/g
