@@ -51,7 +51,7 @@ ${startedAt}`}function claimPrefix(conversation,segment){return`${CLAIM_PREFIX}$
 {"kind":"keyword","provider":"Discord API token, client id or secret","source":"gitleaks discord-api-token, discord-client-id, discord-client-secret","keywords":["discord"],"values":[{"body":"HEX","min":64,"max":64},{"body":"DIGITS","min":18,"max":18},{"body":"A-Za-z0-9=_-","min":32,"max":32}]}
 {"kind":"prefixed","provider":"Docker Hub personal access token","source":"secretlint docker","prefixes":["dckr_pat_"],"body":"WD","min":27,"max":27}
 {"kind":"prefixed","provider":"Doppler API token","source":"gitleaks doppler-api-token","prefixes":["dp.pt."],"body":"AN","min":43,"max":43,"entropy":2}
-{"kind":"keyword","provider":"Drone CI access token","source":"gitleaks droneci-access-token","keywords":["droneci"],"values":[{"body":"AN","min":32,"max":32}]}
+{"kind":"keyword","provider":"Drone CI access token","source":"gitleaks droneci-access-token","keywords":["droneci","drone ci"],"values":[{"body":"AN","min":32,"max":32}]}
 {"kind":"keyword","provider":"Dropbox API token","source":"gitleaks dropbox-api-token, dropbox-long-lived-api-token","keywords":["dropbox"],"values":[{"body":"AN","min":15,"max":15},{"body":"A-Za-z0-9=_-","min":64,"max":64,"shape":"/^[a-z0-9]{11}AAAAAAAAAA/i"}]}
 {"kind":"prefixed","provider":"Dropbox short-lived token","source":"gitleaks dropbox-short-lived-api-token","prefixes":["sl."],"body":"A-Za-z0-9=_-","min":135,"max":1500,"anyCase":true,"open":true,"entropy":3}
 {"kind":"prefixed","provider":"Duffel API token","source":"gitleaks duffel-api-token","prefixes":["duffel_test_","duffel_live_"],"body":"A-Za-z0-9_=-","min":43,"max":43,"entropy":2}
@@ -118,15 +118,16 @@ ${startedAt}`}function claimPrefix(conversation,segment){return`${CLAIM_PREFIX}$
 {"kind":"prefixed","provider":"Mapbox API token","source":"gitleaks mapbox-api-token","prefixes":["pk."],"body":"A-Za-z0-9.","min":83,"max":83,"anyCase":true,"shape":"/^[a-z0-9]{60}\\.[a-z0-9]{22}$/i","entropy":3}
 {"kind":"keyword","provider":"Mattermost access token","source":"gitleaks mattermost-access-token","keywords":["mattermost"],"values":[{"body":"AN","min":26,"max":26}]}
 {"kind":"prefixed","provider":"MaxMind license key","source":"gitleaks maxmind-license-key","prefixes":["_mmk"],"body":"AN","min":0,"max":0,"entropy":4,"lead":{"min":36,"max":36,"body":"W"}}
-{"kind":"keyword","provider":"MessageBird API token or client id","source":"gitleaks messagebird-api-token, messagebird-client-id","keywords":["messagebird","message-bird","message_bird"],"values":[{"body":"AN","min":25,"max":25},{"body":"HEXD","min":36,"max":36,"shape":"/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/"}]}
+{"kind":"keyword","provider":"MessageBird API token or client id","source":"gitleaks messagebird-api-token, messagebird-client-id","keywords":["messagebird","message-bird","message_bird","message bird"],"values":[{"body":"AN","min":25,"max":25},{"body":"HEXD","min":36,"max":36,"shape":"/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/"}]}
 {"kind":"keyword","provider":"Netlify access token","source":"gitleaks netlify-access-token","keywords":["netlify"],"values":[{"body":"A-Za-z0-9=_-","min":40,"max":46}]}
 {"kind":"prefixed","provider":"New Relic user API key","source":"gitleaks new-relic-user-api-key","prefixes":["NRAK-"],"body":"AN","min":27,"max":27,"anyCase":true}
 {"kind":"prefixed","provider":"New Relic browser API token","source":"gitleaks new-relic-browser-api-token","prefixes":["NRJS-"],"body":"HEX","min":19,"max":19,"anyCase":true}
 {"kind":"prefixed","provider":"New Relic insert key","source":"gitleaks new-relic-insert-key","prefixes":["NRII-"],"body":"AND","min":32,"max":32,"anyCase":true}
-{"kind":"keyword","provider":"New Relic user API id","source":"gitleaks new-relic-user-api-id","keywords":["new-relic","newrelic","new_relic"],"values":[{"body":"AN","min":64,"max":64}]}
+// A provider's name as prose writes it is a keyword too ('new relic', 'drone ci', 'sonarqube', 'sidekiq'), beside the rule set's own.
+{"kind":"keyword","provider":"New Relic user API id","source":"gitleaks new-relic-user-api-id","keywords":["new-relic","newrelic","new_relic","new relic"],"values":[{"body":"AN","min":64,"max":64}]}
 {"kind":"prefixed","provider":"Notion API token","source":"gitleaks notion-api-token; secretlint notion","prefixes":["ntn_"],"body":"AN","min":46,"max":46,"shape":"/^[0-9]{11}[A-Za-z0-9]{35}$/","entropy":4}
 {"kind":"prefixed","provider":"npm access token","source":"gitleaks npm-access-token; secretlint npm","prefixes":["npm_"],"body":"AN","min":36,"max":36,"anyCase":true,"entropy":2}
-{"kind":"keyword","provider":"New York Times access token","source":"gitleaks nytimes-access-token","keywords":["nytimes","new-york-times","newyorktimes"],"values":[{"body":"A-Za-z0-9=_-","min":32,"max":32}]}
+{"kind":"keyword","provider":"New York Times access token","source":"gitleaks nytimes-access-token","keywords":["nytimes","new-york-times","newyorktimes","new york times"],"values":[{"body":"A-Za-z0-9=_-","min":32,"max":32}]}
 {"kind":"prefixed","provider":"Octopus Deploy API key","source":"gitleaks octopus-deploy-api-key","prefixes":["API-"],"body":"UPN","min":26,"max":26,"entropy":3}
 {"kind":"prefixed","provider":"Okta access token","source":"gitleaks okta-access-token","prefixes":["00"],"body":"A-Za-z0-9_=-","min":40,"max":40,"entropy":4}
 // gitleaks and secretlint want the 'T3BlbkFJ' marker in the middle; any long run after these prefixes is taken.
@@ -141,7 +142,7 @@ ${startedAt}`}function claimPrefix(conversation,segment){return`${CLAIM_PREFIX}$
 {"kind":"prefixed","provider":"PlanetScale token or password","source":"gitleaks planetscale-api-token, planetscale-oauth-token, planetscale-password","prefixes":["pscale_tkn_","pscale_oauth_","pscale_pw_"],"body":"WDOT","min":32,"max":64,"anyCase":true,"entropy":3}
 {"kind":"prefixed","provider":"Postman API token","source":"gitleaks postman-api-token","prefixes":["PMAK-"],"body":"HEXD","min":59,"max":59,"shape":"/^[a-f0-9]{24}-[a-f0-9]{34}$/i","entropy":3}
 {"kind":"prefixed","provider":"Prefect API token","source":"gitleaks prefect-api-token","prefixes":["pnu_"],"body":"AN","min":36,"max":36,"entropy":2}
-{"kind":"keyword","provider":"Private AI API token","source":"gitleaks privateai-api-token","keywords":["privateai","private_ai","private-ai"],"values":[{"body":"AN","min":32,"max":32}]}
+{"kind":"keyword","provider":"Private AI API token","source":"gitleaks privateai-api-token","keywords":["privateai","private_ai","private-ai","private ai"],"values":[{"body":"AN","min":32,"max":32}]}
 {"kind":"prefixed","provider":"Pulumi API token","source":"gitleaks pulumi-api-token","prefixes":["pul-"],"body":"HEX","min":40,"max":40,"entropy":2}
 // gitleaks wants 'pypi-AgEIcHlwaS5vcmc' (the base64 of the macaroon's location); 'pypi-AgE' and a long run are taken.
 {"kind":"prefixed","provider":"PyPI upload token","source":"gitleaks pypi-upload-token","prefixes":["pypi-AgE"],"body":"WD","min":50,"max":1000,"open":true,"entropy":3}
@@ -169,7 +170,7 @@ ${startedAt}`}function claimPrefix(conversation,segment){return`${CLAIM_PREFIX}$
 {"kind":"prefixed","provider":"Slack legacy workspace token","source":"gitleaks slack-legacy-workspace-token; secretlint slack","prefixes":["xoxa-","xoxr-"],"body":"AND","min":8,"max":300,"shape":"/^(?:\\d-)?[0-9a-zA-Z]{8,48}$|^(?:\\d-)?\\d{5,}(?:-[a-zA-Z0-9]{1,40}){1,6}$/","entropy":2}
 {"kind":"prefixed","provider":"Slack user token","source":"gitleaks slack-user-token; secretlint slack","prefixes":["xoxp-","xoxe-"],"body":"AND","min":20,"max":300,"shape":"/^(?:[0-9]{10,13}-){3}[a-zA-Z0-9-]{28,34}$|^\\d{5,}(?:-[a-zA-Z0-9]{1,40}){1,6}$/","entropy":2}
 {"kind":"keyword","provider":"Snyk API token","source":"gitleaks snyk-api-token","keywords":["snyk"],"values":[{"body":"HEXD","min":36,"max":36,"shape":"/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/"}]}
-{"kind":"keyword","provider":"Sonar token","source":"gitleaks sonar-api-token","keywords":["sonar_token","sonar.token","sonar-token","sonar_login","sonar.login","sonartoken","sonar token","sonar login"],"values":[{"body":"A-Za-z0-9=_-","min":40,"max":44,"shape":"/^(?:sq[apu]_)?[a-z0-9]{40}$/i"}]}
+{"kind":"keyword","provider":"Sonar token","source":"gitleaks sonar-api-token","keywords":["sonar_token","sonar.token","sonar-token","sonar_login","sonar.login","sonartoken","sonar token","sonar login","sonarqube","sonarcloud"],"values":[{"body":"A-Za-z0-9=_-","min":40,"max":44,"shape":"/^(?:sq[apu]_)?[a-z0-9]{40}$/i"}]}
 {"kind":"prefixed","provider":"Sonar token (prefixed)","source":"gitleaks sonar-api-token (value form)","prefixes":["squ_","sqp_","sqa_"],"body":"HEX","min":40,"max":40,"entropy":3}
 {"kind":"prefixed","provider":"Sourcegraph access token","source":"gitleaks sourcegraph-access-token","prefixes":["sgp_"],"body":"W","min":40,"max":61,"shape":"/^(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}$|^[a-fA-F0-9]{40}$/","entropy":3}
 {"kind":"keyword","provider":"Sourcegraph access token (bare)","source":"gitleaks sourcegraph-access-token","keywords":["sourcegraph"],"values":[{"body":"HEX","min":40,"max":40}]}
@@ -206,7 +207,7 @@ ${startedAt}`}function claimPrefix(conversation,segment){return`${CLAIM_PREFIX}$
 {"kind":"prefixed","provider":"LangSmith API key","source":"gitleaks langsmith-api-key","prefixes":["lsv2_pt_","lsv2_sk_"],"body":"W","min":43,"max":43,"shape":"/^[a-z0-9]{32}_[a-z0-9]{10}$/i","entropy":3}
 {"kind":"prefixed","provider":"Lob API key","source":"gitleaks lob-api-key, lob-pub-api-key","prefixes":["live_","test_"],"body":"W","min":35,"max":35,"anyCase":true,"shape":"/^(?:pub_[a-f0-9]{31}|[a-f0-9]{35})$/i","entropy":3}
 {"kind":"keyword","provider":"Looker client id or secret","source":"gitleaks looker-client-id, looker-client-secret","keywords":["looker"],"values":[{"body":"AN","min":20,"max":20},{"body":"AN","min":24,"max":24}]}
-{"kind":"keyword","provider":"Sidekiq secret","source":"gitleaks sidekiq-secret","keywords":["bundle_enterprise__contribsys__com","bundle_gems__contribsys__com"],"values":[{"body":"a-f0-9:","min":17,"max":17,"shape":"/^[a-f0-9]{8}:[a-f0-9]{8}$/"}]}
+{"kind":"keyword","provider":"Sidekiq secret","source":"gitleaks sidekiq-secret","keywords":["bundle_enterprise__contribsys__com","bundle_gems__contribsys__com","sidekiq"],"values":[{"body":"a-f0-9:","min":17,"max":17,"shape":"/^[a-f0-9]{8}:[a-f0-9]{8}$/"}]}
 // Webhook URLs whose path is the secret: the host and fixed path stay, the rest goes.
 {"kind":"prefixed","provider":"Slack webhook URL","source":"gitleaks slack-webhook-url; secretlint slack","prefixes":["hooks.slack.com/services/","hooks.slack.com/workflows/","hooks.slack.com/triggers/"],"body":"A-Za-z0-9+/_-","min":1,"max":1000,"anyCase":true,"open":true,"keep":true}
 {"kind":"prefixed","provider":"Microsoft Teams webhook URL","source":"gitleaks microsoft-teams-webhook","prefixes":["webhook.office.com/webhookb2/"],"body":"A-Za-z0-9/_@-","min":1,"max":1000,"anyCase":true,"open":true,"keep":true}
