@@ -162,15 +162,17 @@ const VALUE = {
 const NAME = '-{0,2}[A-Za-z_][\\w.-]*'
 /**
  * A setting's separator and, behind it, its name: `name`, `"name"`, `'name'`, `**name**` or `__name__` (bold as
- * `**name**` is; a `**` after it changes nothing), then blanks; a name not right after a letter, digit, `_`, `.`, `$`
- * or `-` (so `$env:` and `x.y` are no names). The separators: `=`, `:=`, `?=` (Makefile), `=>` (PHP, Ruby, Perl), `:`,
- * a `,` after a call's quoted first argument (`define('DB_PASSWORD', '…')`, `headers.set("X-API-Key", "…")`), and
- * the `>` of an XML element's opening tag (`<password>…</password>`).
- * Groups: 1 and 2 a quoted name, 3 and 5 a plain one, 4 and 6 its bold marker, 7 the blanks (and `?`) before, 8 the
- * separator, 9 the blanks after; after a `:`, the closing `**` of a bold label (`**Password:** …`) is passed over too.
+ * `**name**` is; a `**` after it changes nothing), an index's `]` (`os.environ["API_KEY"] = …`), then blanks; a name
+ * not right after a letter, digit, `_`, `.` or `-`, nor after a `$` that opens a scope (so `x.y` and `$env:` are no
+ * names, while PHP's, Perl's and PowerShell's `$password = …` is one). The separators: `=`, `:=`, `?=` (Makefile), `=>`
+ * (PHP, Ruby, Perl), `:`, a `,` after a call's quoted first argument (`define('DB_PASSWORD', '…')`,
+ * `headers.set("X-API-Key", "…")`), and the `>` of an XML element's opening tag (`<password>…</password>`).
+ * Groups: 1 and 2 a quoted name, 3 and 5 a plain one, 4 and 6 its bold marker, 7 what stands before the separator
+ * (an index's `]`, blanks, a `?`), 8 the separator, 9 the blanks after; after a `:`, the closing `**` of a bold label
+ * (`**Password:** …`) is passed over too.
  */
 const SETTING = new RegExp(
-  `(?<=(?<![\\w.$-])(?:"(${NAME})"|'(${NAME})'|__(\\w+)(__)(?:\\*\\*)?|(${NAME})(\\*\\*)?)([ \\t]*\\??))(:=|=>|=(?![=>])|:(?!//)|,(?<=\\([ \\t]*(?:"[^"\\n]{1,64}"|'[^'\\n]{1,64}')[ \\t]*,)|>(?<=<${NAME}>))([ \\t]*)(?:(?<=:[ \\t]*)(?:\\*\\*|__)[ \\t]*)?`,
+  `(?<=(?<![\\w.-]|(?<!\\$)\\$(?=\\w*:))(?:"(${NAME})"|'(${NAME})'|__(\\w+)(__)(?:\\*\\*)?|(${NAME})(\\*\\*)?)(\\]?[ \\t]*\\??))(:=|=>|=(?![=>])|:(?!//)|,(?<=\\([ \\t]*(?:"[^"\\n]{1,64}"|'[^'\\n]{1,64}')[ \\t]*,)|>(?<=<${NAME}>))([ \\t]*)(?:(?<=:[ \\t]*)(?:\\*\\*|__)[ \\t]*)?`,
   'y',
 )
 /**
