@@ -651,6 +651,10 @@ describe('hostile input (docs/handoff.md): every rule cleans 200 KB of its own w
     ['one long line of settings', ['pw:"x"', 'pass: "x" ', 'auth: "x" ', "pw:'x'", 'pw:`x`', '- pw: `'], 'abc"\'` -'],
     // Values in escaped quotes, opened and never closed, or closed by a plain quote.
     ['escaped quotes', ['key=\\"', 'pw:\\"', 'key=\\"x"', 'api_key = \\"\\\\'], 'ab\\"\\ ='],
+    // A login's `-p` after `-u`, login or sshpass (a look back over the words before it), netrc entries.
+    ['login flags and netrc', [' -p', ' -u a -p ', 'login -p x ', 'sshpass -p ', ` -p${'x'.repeat(60)}`, 'machine ', 'machine a login b password ', 'machine a\n login b\n'], 'abc -:\n'],
+    // The separators past `=` and `:`: an XML element, a call's first argument, `=>`, `?=`, an XML attribute pair.
+    ['separators beyond = and :', ['<pw>', '<password>x</password>', "define('pw', '", "('pw', ", "('pw',", 'pw => ', "'pw' => '", 'key ?= ', 'key="pw" value="', 'name="password" value='], 'abc<>/\'"=,( '],
     ['code fences', ['```\n', '~~~', '> > > ', '1. ```', '```js\nx\n'], '`~> -'],
     ['escapes', ['\u001b[', '\u001b]8;;', '\u001b]8;;http://e\u0007', '\u009b', '\u001b(', '\u202e'], '0123;?:[] \u001b\u0007'],
   ] as const)('the %s pass', (_name, prefixes, body) => {

@@ -11,12 +11,15 @@
  *    where something may start to the next, and asks what starts there:
  *    - a provider token, where ./tokens' prefilter finds a row's prefix or provider name (./token-table:
  *      prefixes, alphabets, lengths, keywords from gitleaks, secretlint or ours);
- *    - a setting, at a `=`, `:=` or `:`: SETTING reads the name back (through a closing quote or `**`) and the
- *      value forward (quoted, in escaped quotes, in backticks, a `${{ }}` reference, or a run up to its kind's stop characters); how
- *      it is written and where it stands make its form (`setting`); `--name value` is read at its dashes;
+ *    - a setting, at a `=`, `:=`, `?=`, `=>` or `:`, at the `,` after a call's quoted first argument
+ *      (`define('DB_PASSWORD', '…')`) and at the `>` of an XML element's opening tag (`<password>…`): SETTING reads
+ *      the name back (through a closing quote or `**`) and the value forward (quoted, in escaped quotes, in backticks,
+ *      a `${{ }}` reference, or a run up to its kind's stop characters); how it is written and where it stands make
+ *      its form (`setting`); `--name value` is read at its dashes;
  *    - the other kinds, one sticky expression each (READERS): an Authorization header's credentials (its scheme
- *      word stays), a URL's password, `Bearer <token>`, curl's `-u user:password`, a PuTTY key, a private key
- *      block (BEGIN to END, or its key-like lines when cut off).
+ *      word stays), a URL's password, `Bearer <token>`, curl's `-u user:password`, a login's `-p password`, a netrc
+ *      entry's password, an XML attribute pair's value, a PuTTY key, a private key block (BEGIN to END, or its
+ *      key-like lines when cut off).
  *    A candidate is a span to redact, or nothing. What goes is the union of the spans, so no candidate depends
  *    on another having run first: a keyword token found ahead and a setting around it simply overlap. What is
  *    inside a key block, a PuTTY file or a prefixed token is not looked at again.
@@ -75,11 +78,12 @@ const FACTS: Readonly<Record<string, (c: Setting) => boolean>> = {
 /**
  * The verdicts, one row a form (`form: condition, condition`): a setting's value is redacted when every condition
  * of its form's row holds; a condition is a fact, or facts separated by spaces (any of them). The forms, as `setting` tells them apart:
- *   plain     NAME=value, --name=value, ?token=…&, Password=…; (no space around `=`)
- *   spaced    SECRET_KEY = '…', apiKey := "…", the api_key = 3f2a… worked
+ *   plain     NAME=value, --name=value, ?token=…&, Password=…;, <password>…</password> (no space around `=`)
+ *   spaced    SECRET_KEY = '…', apiKey := "…", DB_PASSWORD ?= …, the api_key = 3f2a… worked
  *   label     password: …, X-Api-Key: …, Send X-API-Key: 3f2a… with each call, **Password:** …
  *   json      "password": …, 'client_secret': '…' (a quoted name before `:`)
- *   quotedEq  @{ "X-API-Key" = "…" } (a quoted name before `=`)
+ *   quotedEq  @{ "X-API-Key" = "…" }, define('DB_PASSWORD', '…'), 'password' => '…', password => '…' (a quoted
+ *             name before `=` or `,`; any name before `=>`, which also writes a function: `token => token.trim()`)
  *   bold      - **API key**: 3f2a… (a bold name)
  *   code      API key: `3f2a…` (a value in backticks)
  *   nested    a name inside another setting's value: Header: X-API-Key: 3f2a…, --from-literal=api-key=…,
@@ -158,12 +162,19 @@ const VALUE = {
 const NAME = '-{0,2}[A-Za-z_][\\w.-]*'
 /**
  * A setting's separator and, behind it, its name: `name`, `"name"`, `'name'`, `**name**` or `__name__` (bold as
- * `**name**` is; a `**` after it changes nothing), then blanks; a name not right after a letter, digit, `_`, `.`, `$`
- * or `-` (so `$env:` and `x.y` are no names).
- * Groups: 1 and 2 a quoted name, 3 and 5 a plain one, 4 and 6 its bold marker, 7 the blanks before, 8 the separator,
- * 9 the blanks after; after a `:`, the closing `**` of a bold label (`**Password:** …`) is passed over too.
+ * `**name**` is; a `**` after it changes nothing), an index's `]` (`os.environ["API_KEY"] = …`), then blanks; a name
+ * not right after a letter, digit, `_`, `.` or `-`, nor after a `$` that opens a scope (so `x.y` and `$env:` are no
+ * names, while PHP's, Perl's and PowerShell's `$password = …` is one). The separators: `=`, `:=`, `?=` (Makefile), `=>`
+ * (PHP, Ruby, Perl), `:`, a `,` after a call's quoted first argument (`define('DB_PASSWORD', '…')`,
+ * `headers.set("X-API-Key", "…")`), and the `>` of an XML element's opening tag (`<password>…</password>`).
+ * Groups: 1 and 2 a quoted name, 3 and 5 a plain one, 4 and 6 its bold marker, 7 what stands before the separator
+ * (an index's `]`, blanks, a `?`), 8 the separator, 9 the blanks after; after a `:`, the closing `**` of a bold label
+ * (`**Password:** …`) is passed over too.
  */
-const SETTING = new RegExp(`(?<=(?<![\\w.$-])(?:"(${NAME})"|'(${NAME})'|__(\\w+)(__)(?:\\*\\*)?|(${NAME})(\\*\\*)?)([ \\t]*))(:=|=(?!=)|:(?!//))([ \\t]*)(?:(?<=:[ \\t]*)(?:\\*\\*|__)[ \\t]*)?`, 'y')
+const SETTING = new RegExp(
+  `(?<=(?<![\\w.-]|(?<!\\$)\\$(?=\\w*:))(?:"(${NAME})"|'(${NAME})'|__(\\w+)(__)(?:\\*\\*)?|(${NAME})(\\*\\*)?)(\\]?[ \\t]*\\??))(:=|=>|=(?![=>])|:(?!//)|,(?<=\\([ \\t]*(?:"[^"\\n]{1,64}"|'[^'\\n]{1,64}')[ \\t]*,)|>(?<=<${NAME}>))([ \\t]*)(?:(?<=:[ \\t]*)(?:\\*\\*|__)[ \\t]*)?`,
+  'y',
+)
 /**
  * A value read whole: quoted; in escaped quotes, as JSON written inside a string has it (`API_KEY=\"…\"`); in
  * backticks, taken only when of a token's alphabet (`` `3f2a…` ``, not `` `userId` ``); a GitHub Actions expression,
@@ -205,6 +216,13 @@ const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
   ['B', /(?<!\w)Bearer\s+((?=[\w.~+/-]{16})[\w.~+/-]*\d[\w.~+/-]*=*)/y, 1],
   // `curl -u user:password`: the password goes.
   ['-', /(?<=^|\s)(?:-u|--user)[\s=]+["']?[^\s:"']+:([^\s"']+)/y, 1],
+  // A login's `-p password` (docker, oc, mongosh, twine, sshpass) or `-ppassword` (mysql), at most eight words after
+  // `login`, `-u user` or `sshpass`; a port or an address (`-p 8080:80`) is none.
+  ['-', /(?<=(?:\blogin|(?:^|\s)(?:-u|--user(?:name)?)(?:[ =]|(?=[^\s-]))\S{1,256}|\bsshpass)(?:[ \t]+\S{1,256}){0,8}[ \t]+)-p(?:[ \t]+(?=[^\s-]))?(?![\d.:,]+(?:\s|$))(["']?)([^\s"'`;|&<>]+)(?=\1)/y, 2],
+  // A netrc entry: `machine <host> [login <user>] password <password>`, on one line or several.
+  ['m', /(?<![\w-])machine[ \t]+\S{1,256}\s{1,64}(?:login[ \t]+\S{1,256}\s{1,64})?password[ \t]+(\S{1,512})/y, 1],
+  // An XML attribute pair naming a secret (NuGet's `<add key="ClearTextPassword" value="…"/>`, `<property name="password" value="…"/>`).
+  ['=', /(?<=\b(?:key|name)=["'][\w.:-]{0,64}(?:pass|secret|token|key|pwd|credential)[\w.:-]{0,64}["'][ \t]+value)=["']([^"'\n]{1,512})(?=["'])/iy, 1],
   // A PuTTY private key file, to its MAC line.
   ['P', /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/y, 0],
   // A PEM private key (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted, PGP), BEGIN line to the first END line, not across
@@ -217,15 +235,15 @@ const READERS: readonly (readonly [string, RegExp, number, number?])[] = [
 ]
 
 /** The readers by the character they start at (a lookup: trying each reader at every start costs 10 to 20 % on 64 KB of settings). */
-const READS = new Map([...':=B-P'].map((c) => [c, READERS.filter(([on]) => on.includes(c))]))
+const READS = new Map([...':=B-Pm'].map((c) => [c, READERS.filter(([on]) => on.includes(c))]))
 /**
- * Where `read` looks: a setting's separator, a flag's dashes (not inside a word or a run of dashes), curl's `-u`
- * after white space, a key block's five dashes, `Bearer`, `PuTTY` (each written from its first character, which
- * the engine then looks for). QUIET is the same past a line without a HINT, where only a URL's `://` is read at a
- * `:` or `=`.
+ * Where `read` looks: a setting's separator (a `,` after a quote and a `>` after a name among them), a flag's dashes
+ * (not inside a word or a run of dashes), curl's `-u` and a login's `-p` after white space, a key block's five
+ * dashes, `Bearer`, `PuTTY`, a netrc entry's `machine` (each written from its first character, which the engine then
+ * looks for). QUIET is the same past a line without a HINT, where only a URL's `://` is read at a `:` or `=`.
  */
-const STARTS = /[:=]|--(?<=(?<![\w-])--)|-u(?<=(?<=^|\s)-u)|-----|Bearer|PuTTY/g
-const QUIET = /:\/\/|--(?<=(?<![\w-])--)|-u(?<=(?<=^|\s)-u)|-----|Bearer|PuTTY/g
+const STARTS = /[:=]|,(?<=["'][ \t]*,)|>(?<=\w>)|--(?<=(?<![\w-])--)|-[up](?<=(?<=^|\s)-.)|-----|Bearer|PuTTY|machine/g
+const QUIET = /:\/\/|--(?<=(?<![\w-])--)|-[up](?<=(?<=^|\s)-.)|-----|Bearer|PuTTY|machine/g
 /** What a secret name holds one of (isSecretName), and so does `Authorization`: a line without one has no secret setting, flag or header. */
 const HINT = /key|secret|token|credential|pw|pass|auth/gi
 
@@ -241,7 +259,7 @@ export function redactSecrets(text: string, accessKey?: string): string {
 function scan(s: string): string {
   const spans: [number, number, string][] = []
   let skip = 0 // the scan goes on from here: what is before it is inside a key block, a PuTTY file or a prefixed token
-  // (a keyword token's span starts ahead: what comes between its name and it is still read)
+  // (a keyword token's span is apart from its name: what comes between them is still read)
   let cut = 0 // where the last of those ends: a name starts there at the earliest, as after `[redacted]`
   let wideStart = 0 // the span found that ends last
   let wideEnd = 0
@@ -303,7 +321,7 @@ function scan(s: string): string {
     SETTING.lastIndex += from
     if (name === '' || (sep === ':' && s.startsWith('//', open - 2))) return
     const form = (quote: string): string =>
-      quote === '`' ? 'code' : bold ? 'bold' : !plain && sep !== ':' ? 'quotedEq' : nested ? 'nested' : !plain ? 'json' : sep === ':' ? 'label' : before + after !== '' ? 'spaced' : 'plain'
+      quote === '`' ? 'code' : bold ? 'bold' : (!plain && sep !== ':') || sep === '=>' ? 'quotedEq' : nested ? 'nested' : !plain ? 'json' : sep === ':' ? 'label' : before + after !== '' ? 'spaced' : 'plain'
     const end = value(SETTING.lastIndex, VALUE[nested ? 'nested' : layer], form, open, name)
     // A plain, spaced, label or JSON setting's value holds what is nested in it.
     if (end > 0 && !bold && (plain || sep === ':') && s[end - 1] !== '`') within[layer] = Math.max(within[layer], end)
@@ -319,7 +337,7 @@ function scan(s: string): string {
       // (`m[undefined]`, a reader without a group that stays, is undefined.)
       if (m !== null) (taken = true), add(re.lastIndex - (m[group] as string).length, re.lastIndex, m[keep as number] ? `${(m[keep as number] as string).trim()} ${REDACTED}` : REDACTED, true)
     }
-    if (':='.includes(c) && !taken && hinted(p)) setting(p)
+    if (':=,>'.includes(c) && !taken && hinted(p)) setting(p)
     FLAG.lastIndex = p
     const flag = c === '-' && hinted(p) && FLAG.exec(s)
     if (flag) value(FLAG.lastIndex, VALUE.flag, () => 'flag', p, flag[1] as string)

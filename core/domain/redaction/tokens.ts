@@ -3,11 +3,13 @@
  * formats of ./token-table, facts from gitleaks' and secretlint's rule sets; the code that matches them is ours.
  *
  * Two kinds of row:
- * - a **prefixed token** (`ghp_…`, `glffct-…`, `dp.pt.…`): a fixed prefix at a word start, then a run of the
- *   format's alphabet whose length, shape and entropy must fit;
- * - a **keyword token** (Datadog, Twitter, …: formats with no prefix of their own): a value of the format's
- *   alphabet and length, with a digit in it, within KEYWORD_WINDOW characters after the provider's name on the
- *   same line (`DATADOG_API_KEY=…`, `the Datadog key 0a1b…`).
+ * - a **prefixed token** (`ghp_…`, `glffct-…`, `dp.pt.…`, a Telegram bot's `<id>:A…`): its shape is enough, a fixed
+ *   prefix at a word start (or after a lead of its own), then a run of the format's alphabet whose length, shape and
+ *   entropy must fit;
+ * - a **keyword token** (Datadog, Adafruit, …: formats with no shape of their own): a value of the format's alphabet
+ *   and length that reads as a key, on the line of the provider's name, after it or before it and starting at most
+ *   KEYWORD_WINDOW characters from it (`DATADOG_API_KEY=…`, `Datadog … I tested it with 0a1b…`, `0a1b… (Datadog)`),
+ *   and not said to be a hash or an id (`commit 3f2a…`).
  *
  * `tokenMatcher(text)` answers, for a position, the token whose row's keyword is found there, and where the next
  * keyword is (./redact's one scan goes from one such place to the next). Linear in the text whatever it holds:
@@ -15,15 +17,15 @@
  * row's keyword over the text in lower case, each look remembered: `finder`); at a place it finds, the rows are
  * looked up by their keyword's first two characters; a keyword inside
  * a word is turned away; a run of an alphabet is measured once and remembered (`runs`), so `eyJ-eyJ-…` is not
- * rescanned from each `eyJ`; a keyword rule looks at each character after its name at most once
+ * rescanned from each `eyJ`; a keyword rule looks at each character around its names at most once
  * (`twitter-twitter-…`); entropy reads at most ENTROPY_LIMIT characters of a candidate, shapes CHECK_LIMIT. Pure and
  * total.
  */
-import { CHECK_LIMIT, DIGITS, KEYWORD_WINDOW, tokenFormats, type KeywordFormat, type PrefixedFormat } from './token-table'
+import { CHECK_LIMIT, DIGITS, KEYWORD_WINDOW, VALUE_MIN, tokenFormats, type KeywordFormat, type PrefixedFormat } from './token-table'
 
 export { CHECK_LIMIT, KEYWORD_WINDOW, tokenFormats, type KeywordFormat, type PrefixedFormat, type TokenFormat } from './token-table'
 
-/** A span of the text a rule found: [start, end); `named` for a keyword token (its span starts past its name). */
+/** A span of the text a rule found: [start, end); `named` for a keyword token (its span is apart from its name). */
 export interface TokenSpan {
   readonly start: number
   readonly end: number
@@ -121,6 +123,15 @@ interface Entry {
   readonly reach: number
 }
 
+/**
+ * A keyword token's value reads as a key, not as words: it holds a digit and a letter, and no two words of four letters
+ * or more between its separators (`greenhouse-sensor-west2` is a name).
+ */
+const KEYLIKE = /^(?=[^]*\d)(?=[^]*[A-Za-z])(?![^]*?(?:^|[-_.])[A-Za-z]{4,}[-_.](?:[^]*[-_.])?[A-Za-z]{4,}(?:[-_.]|$))/
+/** What says a value is a hash or an id, not a key (in the 48 characters before it, within its sentence). */
+const HASHED = /\b(?:commit|sha\d*|hash|digest|checksum|md5|etag|revision|uuid|(?:request|trace|build|run|job|message|event|order|project|release) id)\b[^.\n]{0,24}$/i
+
+const NUMBER = /\d+/g
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122)
 /** Lower case, index for index (A-Z alone when toLowerCase would change the text's length). */
 export const fold = (s: string): string => (s.toLowerCase().length === s.length ? s.toLowerCase() : s.replace(/[A-Z]+/g, (c) => c.toLowerCase()))
@@ -146,21 +157,40 @@ function compile(): NonNullable<typeof compiled> {
       ;(entries[pair(key, 0)] ??= []).push({ keyword, key, id: rules++, f, values: values.map((v) => ({ ...v, set: set(v.body) })), reach: Math.max(0, ...values.map((v) => v.max)) + 2, body: set(body), lead: lead && set(lead.body) })
     }
   }
-  // (Which keyword of the alternation matches does not matter, only where one starts; none holds a `|`.)
-  return { entries, prefilter: new RegExp(entries.flat().map((e) => (e as Entry).key).join('|').replace(/[.*+?^${}()[\]\\/-]/g, '\\$&'), 'g'), rules }
+  // Which keyword of the alternation matches does not matter, only where one starts: a leading digit is any digit (the
+  // forty prefixes of a numeric id and `-`, `|`, `%` or `:A` are four), and the lookup tells them apart. (Facebook's
+  // prefixes hold a `|`.)
+  const keys = new Set(entries.flat().map((e) => (e as Entry).key.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&').replace(/^\d/, '\\d')))
+  return { entries, prefilter: new RegExp([...keys].join('|'), 'g'), rules }
 }
 
 /**
  * The token whose row's keyword is found at a position, for one text: `at(p)` gives its span or undefined, and
- * `at.next(p)` the first position from `p` where the prefilter found a keyword (the text's length when none). A keyword token's span starts after its name, a token with
- * a lead before its keyword (Azure's `…8Q~…`).
+ * `at.next(p)` the first position from `p` where the prefilter found a keyword (the text's length when none). A keyword token's span lies after or before its name,
+ * a token with a lead starts before its keyword (Azure's `…8Q~…`).
  */
 export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefined) & { readonly next: (p: number) => number } {
   const { entries, prefilter, rules } = (compiled ??= compile())
   const lower = fold(text)
   const run = runs(text)
-  const scanned = new Int32Array(rules) // per keyword rule: the characters after a name looked at so far
-  const digit = finder(/\d/g, text)
+  const scanned = new Int32Array(rules) // per keyword rule: the characters around a name looked at so far
+  /**
+   * Where a keyword token's value can be: the runs of VALUE_MIN or more characters other than blanks that hold a digit,
+   * as [start, end) pairs in order; read once, when a name is found.
+   */
+  let long: number[] | undefined
+  let line: [number, number] = [0, -1] // the line of the last name looked around, [start, end): names come in order, so each is found once
+  const longRuns = (): number[] => {
+    const found: number[] = []
+    // From each number, out to the blanks around it (white space or a control character; past the text's end, NaN), each
+    // character read once.
+    for (let m, from = 0, end = (NUMBER.lastIndex = 0); (m = NUMBER.exec(text)); NUMBER.lastIndex = end) {
+      for (from = m.index; from > end && text.charCodeAt(from - 1) > 32; ) from--
+      for (end = NUMBER.lastIndex; text.charCodeAt(end) > 32; ) end++
+      if (end - from >= VALUE_MIN) found.push(from, end)
+    }
+    return found
+  }
 
   /** The end of the run of `set` from `q` when its length fits (and, unless `open`, a word ends it), or -1. */
   const fits = (set: Chars, q: number, min: number, max: number, open?: boolean, shape?: RegExp): number => {
@@ -172,12 +202,12 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
   }
 
   const prefixed = (e: Entry, f: PrefixedFormat, at: number): TokenSpan | undefined => {
-    const start = at - (f.lead?.n ?? 0)
-    for (let i = start; i < at; i++) if (e.lead?.has[text.charCodeAt(i)] !== 1) return undefined
+    let start = at
+    while (at - start < (f.lead?.max ?? 0) && e.lead?.has[text.charCodeAt(start - 1)] === 1) start--
     const b = at + e.keyword.length
-    // The prefix as written (unless any case will do), at a word start, then a fitting body.
-    // (A position before the text's start reads as NaN: no letter.)
-    const end = (f.anyCase || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
+    // The lead as long as the row allows, the prefix as written (unless any case will do), at a word start, then a
+    // fitting body. (A position before the text's start reads as NaN: no letter.)
+    const end = at - start >= (f.lead?.min ?? 0) && (f.anyCase || text.startsWith(e.keyword, at)) && !isAlnum(text.charCodeAt(start - 1)) ? fits(e.body, b, f.min, f.max, f.open, f.shape) : -1
     // Then the entropy the row asks for, and not a match of its allowlist.
     return end >= 0 && (!f.entropy || entropy(text, start, end) >= f.entropy) && !f.allow?.test(text.slice(start, Math.min(end, start + CHECK_LIMIT)))
       ? { start: f.keep ? b : start, end, provider: f.provider }
@@ -185,26 +215,34 @@ export function tokenMatcher(text: string): ((p: number) => TokenSpan | undefine
   }
 
   const keyword = (e: Entry, at: number): TokenSpan | undefined => {
-    const limit = Math.min(text.length, at + e.keyword.length + KEYWORD_WINDOW)
-    // Each character after a name is tried once per rule, whatever the number of names before it; a line's end
-    // stops the look (the next line's name looks on from there).
-    let q = Math.max(at + e.keyword.length, scanned[e.id] as number)
-    // Every value holds a digit: with none within reach, none starts before `limit` (prose's names end here).
-    if (digit(q) >= limit + e.reach) q = limit
-    for (scanned[e.id] = limit; q < limit; q++) {
-      if (text.charCodeAt(q) === 10) {
-        scanned[e.id] = q
-        return undefined
-      }
-      if (isAlnum(text.charCodeAt(q - 1)) || text.charCodeAt(q - 1) === 47) continue // a value starts a word, not a path's part
-      for (const v of e.values) {
-        // A word is not a key: a value holds a digit and a letter, unless it is all digits.
-        const end = v.set.has[text.charCodeAt(q)] === 1 ? fits(v.set, q, v.min, v.max, false, v.shape) : -1
-        if (end > 0 && (v.body === DIGITS || /^(?=[^]*\d)[^]*[A-Za-z]/.test(text.slice(q, end)))) return { start: q, end, provider: e.f.provider, named: true }
-      }
-    }
+    const after = at + e.keyword.length
+    // The look stays on the name's line, KEYWORD_WINDOW either side of it (`>>> 0`: with no line end after the name,
+    // indexOf's -1 becomes the largest index), and tries each character once per rule, whatever the names near it.
+    if (at < line[0] || at > line[1]) line = [text.lastIndexOf('\n', at - 1) + 1, text.indexOf('\n', at) >>> 0]
+    const limit = Math.min(text.length, line[1], after + KEYWORD_WINDOW)
+    const q = Math.max(line[0], at - KEYWORD_WINDOW, scanned[e.id] as number)
+    scanned[e.id] = limit
+    // A value lies in a run of VALUE_MIN or more characters other than blanks, holding a digit (`long`): only those
+    // around the name are read, from the first that ends past `q` (found by halves: the runs are in order).
+    const r = (long ??= longRuns())
+    let k = 0
+    for (let n = r.length, mid = 0; k < n; ) (r[(mid = ((k + n) >> 2) << 1) + 1] as number) <= q ? (k = mid + 2) : (n = mid)
+    for (; (r[k] as number) < limit; k += 2)
+      for (let p = Math.max(q, r[k] as number); p < Math.min(limit, r[k + 1] as number); p++)
+        if (!isAlnum(text.charCodeAt(p - 1)) && text.charCodeAt(p - 1) !== 47)
+          // (a value starts a word, not a path's part)
+          for (const v of e.values) {
+            // A value that reads as a key (KEYLIKE, or all digits) and is not said to be a hash or an id (HASHED);
+            // what it is does not depend on the name, so a position is judged once for every name around it.
+            const end = v.set.has[text.charCodeAt(p)] === 1 ? fits(v.set, p, v.min, v.max, false, v.shape) : -1
+            if (end > 0 && (v.body === DIGITS || KEYLIKE.test(text.slice(p, end))) && !HASHED.test(text.slice(Math.max(0, p - 48), p)))
+              return { start: p, end, provider: e.f.provider, named: true }
+          }
     return undefined
   }
+
+
+
 
   /**
    * The token at `p`, of the rows whose keyword's first two characters stand there, where a keyword may start: not
