@@ -69,7 +69,8 @@ export function replyText(journal) {
 /** The entry bundled against `tree`'s sources, written to `file`. */
 export async function bundle(tree, file) {
   const out = await build({
-    stdin: { contents: fs.readFileSync(ENTRY, 'utf8'), loader: 'ts', resolveDir: path.join(tree, 'scripts', 'bench'), sourcefile: 'cold-edit-entry.ts' },
+    // The entry's imports, written from scripts/bench/, resolved from the tree's root (a tree may have no scripts/bench/).
+    stdin: { contents: fs.readFileSync(ENTRY, 'utf8').replaceAll("from '../../", "from './"), loader: 'ts', resolveDir: tree, sourcefile: 'cold-edit-entry.ts' },
     absWorkingDir: tree,
     bundle: true,
     format: 'iife',
@@ -130,7 +131,7 @@ export async function coldEdit({ trees, runs, journal, scratch, path: edited = E
     ...Object.fromEntries(STEPS.map((k) => [k, round(median(s.results.map((r) => r[k])))])),
     records: s.results[0]?.records,
     matched: s.results[0]?.matched,
-    totals: s.results.map((r) => round(r.totalMs)),
+    each: s.results.map((r) => Object.fromEntries(STEPS.map((k) => [k, round(r[k], 3)]))),
   }))
   const [mine, theirs] = out
   return {
