@@ -6,10 +6,12 @@
 // records (--decisions). Prints per event each one's median own time and the plugin's overhead above the floor;
 // the first guarded edit on a line of its own, and the session's summed overhead; the module load; Hark's
 // requests; the store's writes and bytes; when end_session reached Hark after session.end began; and the targets
-// of docs/performance.md against those figures. Asserts nothing.
+// of docs/performance.md against those figures. Beside the first guarded edit, that edit's domain work cold in
+// JavaScriptCore (scripts/bench/cold-edit.mjs: Debian's `jsc`, a fresh process a run). Asserts nothing.
 //
 //   node scripts/bench-session.mjs [runs] [--runs N] [--warmup N] [--delay-ms N] [--decisions N|demo] [--json]
-//                                  [--plugin-dir DIR] [--against DIR|COMMIT] [--floor-dir DIR] [--keep] [--from FILE]
+//                                  [--plugin-dir DIR] [--against DIR|COMMIT] [--floor-dir DIR] [--cold-runs N]
+//                                  [--keep] [--from FILE]
 //
 //   runs / --runs N   sessions of each plugin (default 7), after one of each to warm up (--warmup N)
 //   --delay-ms N      the fake Hark answers every request N ms late
@@ -27,6 +29,11 @@
 //                     into a temp folder (node_modules linked to this checkout's), removed when the bench ends,
 //                     fails or is interrupted; the engine loads that commit's committed build/ and vendor/
 //   --floor-dir DIR   another floor plugin
+//   --cold-runs N     after the sessions, the first guarded edit's domain work (the reply of list_journal_entries
+//                     read, the records, the guard compiled, one match), over the same decisions, cold in `jsc`:
+//                     N fresh processes for the plugin's tree (default 21), taking turns with --against's tree,
+//                     each tree's own sources bundled; the median printed beside the edit's own time, with the
+//                     ratio (this ÷ other). 0 leaves it out; without /usr/bin/jsc one line says how to install it
 //   --keep            keep each run's folder (debug.log, hark.jsonl, home/, …) under $TMPDIR/hark-bench-*
 //   --from FILE       print the table of an earlier --json output instead of running
 //
@@ -44,6 +51,7 @@ import { engineVersion, pluginVersion } from '../e2e/lib/inspect.mjs'
 import { changedFields, debugLines, keyKind, moduleLoad, ownTimes, round, storeSets, toolUses, watchStore } from '../e2e/lib/timings.mjs'
 import { decisionFixture } from '../e2e/lib/decisions.mjs'
 import { onExit, otherTree } from '../e2e/lib/other-tree.mjs'
+import { coldEdit, coldEditLines } from './bench/cold-edit.mjs'
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
@@ -56,6 +64,7 @@ const { values: opt, positionals } = parseArgs({
     'floor-dir': { type: 'string', default: path.join(E2E_DIR, 'passthrough-plugin') },
     against: { type: 'string' },
     decisions: { type: 'string', default: '200' },
+    'cold-runs': { type: 'string', default: '21' },
     keep: { type: 'boolean', default: false },
     from: { type: 'string' },
   },
@@ -74,6 +83,7 @@ const delayMs = whole('--delay-ms', opt['delay-ms'], 0)
 const pluginDir = path.resolve(opt['plugin-dir'])
 const floorDir = path.resolve(opt['floor-dir'])
 const decisionsN = opt.decisions === 'demo' ? 0 : whole('--decisions', opt.decisions, 0)
+const coldRuns = whole('--cold-runs', opt['cold-runs'], 0)
 const base = opt.from ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'hark-bench-'))
 // On any exit, ^C included, last registered first: the session still running is killed, the other tree's
 // worktree removed, the run folders too (unless --keep).
@@ -94,6 +104,7 @@ const progress = (text) => process.stderr.write(`${text}\n`)
 
 // The project the fake Hark serves: the demo's fixture, its journal grown to N decisions unless N is 0.
 let fixture
+let journal = opt.from ? [] : JSON.parse(fs.readFileSync(FIXTURE, 'utf8')).journal ?? []
 let decisions = { n: 'demo', fixture: path.relative(REPO_DIR, FIXTURE) }
 if (base !== undefined && decisionsN > 0) {
   let generated
@@ -105,6 +116,7 @@ if (base !== undefined && decisionsN > 0) {
   }
   fixture = path.join(base, 'fixture.json')
   fs.writeFileSync(fixture, JSON.stringify(generated.fixture, null, 2) + '\n')
+  journal = generated.fixture.journal
   decisions = { n: decisionsN, ...generated.stats }
 }
 
@@ -318,8 +330,26 @@ async function measure() {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, platform: `${process.platform}/${process.arch}`, loadavg: { before: load0.map((x) => round(x, 2)), after: load1.map((x) => round(x, 2)) } },
   }
   const against = againstDir === undefined ? undefined : { dir: againstDir, version: pluginVersion(againstDir), commit: git(againstDir, 'rev-parse', '--short', 'HEAD'), ref: other.worktree ? opt.against : undefined, worktree: other.worktree, ...summarize('against') }
-  return { ...meta, summary, targets, against, ratios: against === undefined ? undefined : ratios(summary, against.summary), runs: all }
+  const cold = await coldFirstEdit(meta.plugin, against)
+  return { ...meta, summary, targets, against, ratios: against === undefined ? undefined : ratios(summary, against.summary), coldEdit: cold, runs: all }
 }
+
+/** After the sessions, the first guarded edit's domain work cold in jsc, for the plugin's tree and the other's (--cold-runs). */
+async function coldFirstEdit(plugin, against) {
+  if (coldRuns === 0) return undefined
+  const trees = [{ label: treeLabel(plugin.dir, plugin.commit), dir: plugin.dir }]
+  if (against !== undefined) trees.push({ label: against.ref ?? treeLabel(against.dir, against.commit), dir: against.dir })
+  progress(`  the first guarded edit cold in jsc: ${coldRuns} run(s) of ${trees.length === 1 ? 'the plugin\'s tree' : 'each tree, taking turns'}`)
+  let skipped
+  try {
+    const result = await coldEdit({ trees, runs: coldRuns, journal, scratch: path.join(base, 'cold-edit'), say: (line) => { skipped = line } })
+    return result ?? { skipped }
+  } catch (error) {
+    return { skipped: `cold edit in JavaScriptCore: failed (${error.message.split('\n')[0]})` }
+  }
+}
+
+const treeLabel = (dir, commit) => `${path.basename(dir)}${commit ? ` (${commit})` : ''}`
 
 /** This ÷ other, of an amount above the floor; undefined unless the other's is 1 ms or more (a smaller one is noise). */
 const ratioOf = (mine, theirs) => (typeof mine === 'number' && typeof theirs === 'number' && theirs >= 1 ? round(mine / theirs, 2) : undefined)
@@ -376,6 +406,8 @@ function printTable(report) {
   } else if (summary.decisionsServed !== undefined || report.decisions !== undefined) {
     console.log('\nFirst guarded edit: no edit hook asked the guard\'s question in these sessions')
   }
+  // Beside it, the same edit's domain work cold in jsc (--cold-runs).
+  if (report.coldEdit !== undefined) for (const line of report.coldEdit.skipped !== undefined ? [report.coldEdit.skipped] : coldEditLines(report.coldEdit)) console.log(`  ${line}`)
   console.log(`Session overhead above the floor, summed over the events: ${signed(summary.overheadTotalMs)} ms`)
   console.log(`\nModule load (Found N plugins → module loaded), median ms: plugin ${f(summary.loadMs.plugin)}, floor ${f(summary.loadMs.floor)}, ${signed(summary.loadMs.plugin - summary.loadMs.floor)}`)
   if (summary.scanMs !== undefined) {
@@ -423,6 +455,11 @@ function printAgainst(report, width) {
   if (g !== undefined || og !== undefined) {
     const asked = (s) => (s === undefined ? 'none asked' : `asked ${s.asked}/${s.sessions}`)
     console.log(`  ${pad(`first guarded edit (${asked(g)} | ${asked(og)})`, width)}${lpad(f(g?.overheadMs), col)}${lpad(f(og?.overheadMs), col)}${lpad(x(r.firstGuardedEdit), 14)}`)
+  }
+  const cold = report.coldEdit?.trees
+  if (cold?.length === 2) {
+    const ms = (x) => (typeof x === 'number' ? x.toFixed(1) : '–')
+    console.log(`  ${pad('  its domain work cold in jsc (ms)', width)}${lpad(ms(cold[0].totalMs), col)}${lpad(ms(cold[1].totalMs), col)}${lpad(x(report.coldEdit.ratio), 14)}`)
   }
   const load = (s) => s.loadMs.plugin - s.loadMs.floor
   console.log(`  ${pad('module load above the floor', width)}${lpad(f(load(report.summary)), col)}${lpad(f(load(a.summary)), col)}${lpad(x(r.loadMs), 14)}`)

@@ -154,8 +154,7 @@ export class McpHarkGateway implements HarkGateway {
       Accept: 'application/json, text/event-stream',
       Authorization: `Bearer ${key}`,
       'User-Agent': await this.identity.userAgent(),
-      // SPEC.md's X-Hark-Client, in lower case as HTTP/2 sends every name (names are case-insensitive, RFC 9110
-      // §5.1): the engine parses a second time any module file whose text holds the word with a capital C.
+      // SPEC.md's X-Hark-Client (names are case-insensitive): the engine parses a module holding "Client" twice at load (build-module.mjs refuses it).
       'x-hark-client': CLIENT_NAME,
     }
     const limit = Math.min(options?.timeoutMs ?? REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_MS)

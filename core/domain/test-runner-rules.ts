@@ -3,8 +3,11 @@
  * RULES_JSON, for each command name, how ./test-runners reads its words, as one string of JSON read on first
  * use. Claude Code reads and checks every line of the module at every start, and a table written as code
  * costs it far more than the same table as one string (docs/performance.md, "What each part costs"). A new
- * runner is one line of it.
+ * runner is one line of it; spec/core/test-runner-rules.spec.ts holds every line to Rule.
  */
+
+/** The readers of their own (`read`'s cases in ./test-runners), and the two a rule is without `is`. */
+export type Reader = 'runner' | 'wrapper' | 'pm' | 'python' | 'coverage' | 'node' | 'script' | 'shell' | 'eval' | 'env' | 'nx'
 
 /**
  * How one command's words are read. A word list may hold `"script"` (a test script's name:
@@ -13,8 +16,8 @@
 export interface Rule {
   /** The program's own name in the run's name, when it differs from the command's (`gradlew` is `gradle`). */
   readonly as?: string
-  /** A reader of its own (`read`'s cases in ./test-runners: `pm`, `python`, `coverage`, `node`, `script`, `shell`, `eval`, `env`, `nx`); else `runner`, or `wrapper` with `wrap`. */
-  readonly is?: string
+  /** A reader of its own (`read`'s cases in ./test-runners); without it, `runner`, or `wrapper` with `wrap`. */
+  readonly is?: Reader
   /**
    * The first word that is not a flag picks, by its spelling: a word, the run is named by the program and
    * that word (`"test": "test"`, an alias `"t": "test"`); `""`, by the program alone; a rule, read on from
@@ -65,7 +68,7 @@ export interface Rule {
  * list separated by spaces); then in groups: runners by their own name; by a subcommand; by a target; readers
  * of their own; wrappers.
  */
-const RULES_JSON = String.raw`{
+export const RULES_JSON = String.raw`{
 "@NPX":"-p --package --node-options --call --cache --userconfig -w --workspace",
 "@UV":"--with -p --python --package --extra --group --directory --project --env-file --index --from -w",
 "@PM":"--prefix -C --dir -w --workspace --filter -F --cwd --loglevel --userconfig --registry --cache",

@@ -6,7 +6,7 @@
  * whatever the records or the compiler do.
  */
 import { object, replaced } from '../item'
-import { compileName, fold, readScopeGlob, type GlobCompiler, type Name, type Segment } from './glob'
+import { compileName, fold, readScopeGlob, type GlobCompiler, type Name, type Pattern } from './glob'
 import { GUARD_LIMITS } from './limits'
 import type { GuardRecord } from './records'
 
@@ -64,19 +64,20 @@ interface PatternTable {
  *
  * Each pattern carries the plain text it needs (ASCII letters, digits, `.`, `_`, `-` and spaces outside
  * any class), checked with `includes` first: most paths fail that check. Within one `match`, a
- * pattern shared by several records is walked once, and a name pattern is tested once per name:
- * both remember `call` for yes and `-call` for no, `call` counting the `match` calls from 1.
+ * pattern shared by several records is walked once, and a name pattern is tested once per name.
+ *
+ * The loops here and in compileGuard are indexed and call no array callback: each runs for every record,
+ * glob or check of the first guarded edit (docs/engine.md, "Shapes the cold first edit keeps").
  */
 function patternTable(compile: GlobCompiler): PatternTable {
   const nameIndex = new Map<string, number>()
   /** Per name pattern: its test, or the folded text a plain name must equal. */
   const nameTests: (((name: string) => boolean) | string)[] = []
-  /** Per name pattern, per name of the current path: its test's answer (`±call`). */
-  const tested: number[][] = []
   const index = new Map<string, number>()
   const patterns: CompiledPattern[] = []
-  /** Per pattern: its answer for the current path (`±call`). */
-  const verdicts: number[] = []
+  /** The current path's answers so far: per pattern, and per name pattern and name of the path. */
+  let verdicts = new Map<number, boolean>()
+  let answers = new Map<number, boolean[]>()
   /**
    * Each glob text met so far, read once (records often share a glob, and reading one is most of what a
    * compile costs): its patterns' indexes (`undefined`: skipped), and the amounts it charged to `read`,
@@ -87,7 +88,6 @@ function patternTable(compile: GlobCompiler): PatternTable {
   let costlyNames = 0
   let innerNames = 0
   let textRead = 0
-  let call = 0
   /** The current path and its names. */
   let path = ''
   let names: readonly string[] = []
@@ -103,47 +103,50 @@ function patternTable(compile: GlobCompiler): PatternTable {
   }
 
   /** The pattern's index, or `undefined` when the compiler refuses one of its names or the table is full. */
-  function add(shape: readonly Segment[], key: string): number | undefined {
-    const known = index.get(key)
+  function add({ text, segments }: Pattern): number | undefined {
+    const known = index.get(text)
     if (known !== undefined || patterns.length >= GUARD_LIMITS.patternsPerGuard) return known
-    const first = shape.indexOf('globstar')
-    const last = shape.lastIndexOf('globstar')
+    // The names between the first `**` and the last (none without two).
+    const last = segments.lastIndexOf('globstar')
     let inner = 0
-    // Without `**`, `first` and `last` are both -1: no name between them.
-    for (let k = first + 1; k < last; k++) if (shape[k] !== 'globstar') inner++
+    for (let k = segments.indexOf('globstar') + 1; k < last; k++) if (segments[k] !== 'globstar') inner++
     if (innerNames + inner > GUARD_LIMITS.innerNamesPerGuard) return undefined
-    const list: number[] = []
-    for (let k = 0; k < shape.length; k++) {
-      const segment = shape[k] as Segment
+    const names: number[] = []
+    for (let k = 0; k < segments.length; k++) {
+      const segment = segments[k]!
       const name = segment === 'globstar' ? GLOBSTAR : addName(segment)
       if (name === undefined) return undefined
-      list.push(name)
+      names.push(name)
     }
     innerNames += inner
-    index.set(key, patterns.length)
-    verdicts.push(0)
-    return patterns.push({ names: list, literals: requiredText(key) }) - 1
+    index.set(text, patterns.length)
+    return patterns.push({ names, literals: requiredText(text) }) - 1
   }
 
+  /** The name's index, or `undefined` when the compiler refuses it or a cap is reached. */
   function addName(segment: Name): number | undefined {
     const known = nameIndex.get(segment.source)
     if (known !== undefined) return known
-    let test: unknown = segment.plain
-    const costly = segment.stars > 1
-    if (test === undefined) {
-      if (wildcardNames >= GUARD_LIMITS.wildcardNamesPerGuard || (costly && costlyNames >= GUARD_LIMITS.costlyNamesPerGuard)) return undefined
-      try {
-        test = compile(segment)
-      } catch {
-        return undefined // a name the compiler refuses is skipped (docs/guard.md)
-      }
-      if (typeof test !== 'function') return undefined
-      wildcardNames++
-      if (costly) costlyNames++
-    }
+    const test = segment.plain ?? wildcardTest(segment)
+    if (test === undefined) return undefined
     nameIndex.set(segment.source, nameTests.length)
-    tested.push([])
-    return nameTests.push(test as ((name: string) => boolean) | string) - 1
+    return nameTests.push(test) - 1
+  }
+
+  /** A wildcard name's test, within the caps; `undefined` when the compiler refuses it (docs/guard.md: it is skipped). */
+  function wildcardTest(segment: Name): ((name: string) => boolean) | undefined {
+    const costly = segment.stars > 1
+    if (wildcardNames >= GUARD_LIMITS.wildcardNamesPerGuard || (costly && costlyNames >= GUARD_LIMITS.costlyNamesPerGuard)) return undefined
+    let test: ((name: string) => boolean) | undefined
+    try {
+      test = compile(segment)
+    } catch {
+      return undefined
+    }
+    if (typeof test !== 'function') return undefined
+    wildcardNames++
+    if (costly) costlyNames++
+    return test
   }
 
   /**
@@ -172,107 +175,120 @@ function patternTable(compile: GlobCompiler): PatternTable {
 
   /** Whether `pattern[from..to)` (no `**`) matches the path's names from name `at` on. */
   function chunkAt(pattern: readonly number[], from: number, to: number, at: number): boolean {
-    for (let i = from; i < to; i++) if (!nameMatches(pattern[i] as number, at + i - from)) return false
+    for (let i = from; i < to; i++) if (!nameMatches(pattern[i]!, at + i - from)) return false
     return true
   }
 
+  /** Whether name pattern `name` matches the path's name `j`, asked once per path. */
   function nameMatches(name: number, j: number): boolean {
     const test = nameTests[name]
-    if (typeof test === 'string') return test === names[j]
-    const memo = tested[name] as number[]
-    if (Math.abs(memo[j] as number) !== call) {
-      let r = false
-      try {
-        r = test?.(names[j] as string) === true
-      } catch {
-        // a test that throws answers no
-      }
-      memo[j] = r ? call : -call
-    }
-    return memo[j] === call
+    const text = names[j]
+    if (test === undefined || text === undefined) return false
+    if (typeof test === 'string') return test === text
+    let row = answers.get(name)
+    if (row === undefined) answers.set(name, (row = []))
+    return (row[j] ??= passes(test, text))
   }
 
   return {
     glob(text) {
       const known = globs.get(text)
+      // Charged again, noted in a list of its own.
+      charged = []
       if (known !== undefined) {
-        // Charged again, noted in a list of its own.
-        charged = []
-        for (let i = 0; i < known.charged.length; i++) if (!read(known.charged[i] as number)) return undefined
+        for (let i = 0; i < known.charged.length; i++) if (!read(known.charged[i]!)) return undefined
         return known.read
       }
-      charged = []
       const glob = readScopeGlob(text, read)
       const indexes: number[] = []
-      // Every shape is added, even after one is refused, as each may fill the tables.
-      for (let i = 0; glob !== undefined && i < glob.shapes.length; i++) {
-        const index = add(glob.shapes[i] as Segment[], glob.patterns[i] as string)
+      // Every pattern is added, even after one is refused, as each may fill the tables.
+      for (let i = 0; glob !== undefined && i < glob.patterns.length; i++) {
+        const index = add(glob.patterns[i]!)
         if (index !== undefined) indexes.push(index)
       }
-      const kept = glob !== undefined && indexes.length === glob.shapes.length ? { exclude: glob.exclude, indexes } : undefined
+      const kept = glob !== undefined && indexes.length === glob.patterns.length ? { exclude: glob.exclude, indexes } : undefined
       globs.set(text, { charged, read: kept })
       return kept
     },
     next(p) {
-      call++
       path = p
       names = p.split('/')
+      verdicts = new Map()
+      answers = new Map()
     },
     test(i) {
       if (i === EVERY_PATH) return true
-      const pattern = patterns[i] as CompiledPattern
-      if (Math.abs(verdicts[i] as number) !== call) verdicts[i] = containsAll(path, pattern.literals) && walk(pattern.names) ? call : -call
-      return verdicts[i] === call
+      const pattern = patterns[i]
+      if (pattern === undefined) return false
+      let verdict = verdicts.get(i)
+      if (verdict === undefined) verdicts.set(i, (verdict = containsAll(path, pattern.literals) && walk(pattern.names)))
+      return verdict
     },
+  }
+}
+
+function containsAll(text: string, parts: readonly string[]): boolean {
+  for (let i = 0; i < parts.length; i++) if (!text.includes(parts[i]!)) return false
+  return true
+}
+
+/** `list.some(test)`, indexed (see patternTable). */
+function anyOf<T>(list: readonly T[], test: (item: T) => boolean): boolean {
+  for (let i = 0; i < list.length; i++) if (test(list[i]!)) return true
+  return false
+}
+
+/** `test(name)`, false when it throws. */
+function passes(test: (name: string) => boolean, name: string): boolean {
+  try {
+    return test(name) === true
+  } catch {
+    return false
   }
 }
 
 /**
  * The plain text a path must contain for `pattern` to match it: runs of ASCII letters, digits, `.`,
- * `_`, `-` and spaces outside `[]` and escapes, longest first (ties in the order met). Anything else
- * ends a run, so the list only ever asks for less than the glob does. The runs are built a character at
- * a time, not matched by a regex: a match's runs are substrings of the pattern, which each check's
- * `includes` searches more slowly (scripts/bench-guard.mjs, 16 globs a record). The runs are kept
- * in order as they come (no Set to spread, no sort): each call of a builtin costs the first guarded edit
- * in the engine's interpreter.
+ * `_`, `-` and spaces outside `[]` and escapes, longest first (ties in the order met), each once. Anything
+ * else ends a run, so the list only ever asks for less than the glob does.
  */
 function requiredText(pattern: string): string[] {
   const runs: string[] = []
-  let depth = 0
   let run = ''
-  // Character codes (NaN one step past the end, which ends the last run): the engine's interpreter
-  // compares numbers in place, strings by a call.
-  for (let i = 0; i <= pattern.length; i++) {
-    const c = pattern.charCodeAt(i)
-    if (c === 92) i++ // `\`: an escaped character (`\(`), not needed, and ends the run
-    else if (c === 91) depth++ // `[`
-    else if (c === 93 && depth > 0) depth-- // `]`
-    // a-z, 0-9, `.`, `_`, `-`, space
-    if (c !== 92 && depth === 0 && ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 45 || c === 32)) run += pattern[i]
-    else if (run !== '') {
-      // Put before the first shorter run, once.
-      let at = runs.includes(run) ? -1 : runs.length
-      while (at > 0 && (runs[at - 1] as string).length < run.length) at--
-      if (at >= 0) runs.splice(at, 0, run)
-      run = ''
+  let depth = 0
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!
+    if (ch === '\\') i++ // an escaped character (`\(`): not needed
+    else if (ch === '[') depth++
+    else if (ch === ']' && depth > 0) depth--
+    else if (depth === 0 && ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch === '.' || ch === '_' || ch === '-' || ch === ' ')) {
+      run += ch
+      continue
     }
+    // Anything else ends the run.
+    keepRun(runs, run)
+    run = ''
   }
+  keepRun(runs, run)
   return runs
 }
 
-/**
- * Compile once per set of records (the guard keeps it until the records change); `compile` for the specs' oracle.
- * The first guarded edit of a session compiles and checks in the engine's hooks worker, whose frozen
- * built-ins send `for…of` and the array callbacks (`some`, `every`) through the generic iterator path: the
- * loops run for every record, compiling it and checking a path against it, are indexed.
- */
+/** `run` put into `runs` before the first shorter one, unless it is empty or there already. */
+function keepRun(runs: string[], run: string): void {
+  if (run === '' || runs.includes(run)) return
+  let at = runs.length
+  while (at > 0 && runs[at - 1]!.length < run.length) at--
+  runs.splice(at, 0, run)
+}
+
+/** Compile once per set of records (the guard keeps it until the records change); `compile` for the specs' oracle. */
 export function compileGuard(records: readonly GuardRecord[], compile: GlobCompiler = compileName): CompiledGuard {
   const compiled: CompiledRecord[] = []
   const seen = new Set<string>()
   const table = patternTable(compile)
   const list = Array.isArray(records) ? records : []
   for (let i = 0; i < list.length && compiled.length < GUARD_LIMITS.compiledRecords; i++) {
-    const c = compileRecord(list[i] as GuardRecord, table, seen)
+    const c = compileRecord(list[i]!, table, seen)
     if (c !== undefined) compiled.push(c)
   }
   return {
@@ -283,8 +299,9 @@ export function compileGuard(records: readonly GuardRecord[], compile: GlobCompi
       table.next(path)
       const out: GuardRecord[] = []
       for (let i = 0; i < compiled.length; i++) {
-        const c = compiled[i] as CompiledRecord
-        if (c.include.length > 0 ? anyOf(c.include, table.test) && !anyOf(c.exclude, table.test) : anyOf(c.areas, (area) => folders.includes(area))) out.push(c.record)
+        const c = compiled[i]!
+        const covers = c.include.length > 0 ? anyOf(c.include, table.test) && !anyOf(c.exclude, table.test) : anyOf(c.areas, (area) => folders.includes(area))
+        if (covers) out.push(c.record)
       }
       return out
     },
@@ -292,42 +309,29 @@ export function compileGuard(records: readonly GuardRecord[], compile: GlobCompi
 }
 
 function compileRecord(record: GuardRecord, table: PatternTable, seen: Set<string>): CompiledRecord | undefined {
-  const r = object(record) as GuardRecord | undefined
-  if (r === undefined || typeof r.key !== 'string' || seen.has(r.key) || typeof r.title !== 'string') return undefined
-  const scope = object(r.scope)
+  if (object(record) === undefined || typeof record.key !== 'string' || seen.has(record.key) || typeof record.title !== 'string') return undefined
+  const scope = object(record.scope)
   const paths: unknown = scope?.['paths']
   const areaList: unknown = scope?.['areas']
   const include: number[] = []
   const exclude: number[] = []
   for (let i = 0; Array.isArray(paths) && i < paths.length && i < GUARD_LIMITS.globsPerRecord; i++) {
     const read = table.glob(paths[i])
-    for (let k = 0; read !== undefined && k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k] as number)
+    for (let k = 0; read !== undefined && k < read.indexes.length; k++) (read.exclude ? exclude : include).push(read.indexes[k]!)
   }
   // Exclusions alone subtract from everything, as a lone `!glob` does in picomatch and .gitignore.
   if (include.length === 0 && exclude.length > 0) include.push(EVERY_PATH)
   const areas: string[] = []
   for (let i = 0; Array.isArray(areaList) && i < areaList.length && i < GUARD_LIMITS.areasPerRecord; i++) {
-    const area = areaList[i]
+    const area: unknown = areaList[i]
     // Its names between slashes, blank ones dropped: `/` alone when it has none.
     const name = typeof area === 'string' ? fold(area.normalize('NFC')) : ''
-    // `\` tested for first: the engine's replaceAll is a builtin written in JavaScript, compiled once it is called often.
     const folders = replaced(`/${name.includes('\\') ? name.replaceAll('\\', '/') : name}/`, /\/(?:\s*\/)+/g, '/')
     if (folders !== '/') areas.push(folders)
   }
   if (include.length === 0 && areas.length === 0) return undefined
-  seen.add(r.key)
-  return { record: r, include, exclude, areas }
-}
-
-function containsAll(text: string, parts: readonly string[]): boolean {
-  for (let i = 0; i < parts.length; i++) if (!text.includes(parts[i] as string)) return false
-  return true
-}
-
-/** `list.some(test)` as an indexed loop (see compileGuard). */
-function anyOf<T>(list: readonly T[], test: (item: T) => boolean): boolean {
-  for (let i = 0; i < list.length; i++) if (test(list[i] as T)) return true
-  return false
+  seen.add(record.key)
+  return { record, include, exclude, areas }
 }
 
 /**

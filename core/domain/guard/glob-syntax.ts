@@ -27,7 +27,7 @@ export function readGlob(s: string, depth: number): GlobNode[] {
   if (depth > GUARD_LIMITS.braceDepth) throw new Refused()
   const out: GlobNode[] = []
   for (let i = 0, end = 1; i < s.length; i = end, end = i + 1) {
-    const ch = s[i] as string
+    const ch = s.charAt(i)
     // The node read at `i`, ending before `end`; none: the text from `i` to `end`, as itself.
     let node: GlobNode | undefined
     if (ch === '*') {
@@ -65,7 +65,7 @@ const PLAIN_RUN = /[^*?[{/@+!]*/y
 
 /** The index of the `)` or `}` closing the group opened at `open`, or -1; brackets are skipped. */
 function closing(s: string, open: number): number {
-  const o = s[open] as string
+  const o = s.charAt(open)
   const c = o === '(' ? ')' : '}'
   let depth = 0
   for (let i = open; i < s.length; i++) {
@@ -83,10 +83,10 @@ function splitTop(s: string, sep: ',' | '|'): string[] {
   let depth = 0
   let start = 0
   for (let i = 0; i < s.length; i++) {
-    const ch = s[i]
+    const ch = s.charAt(i)
     if (ch === '[') i = (readClass(s, i)?.end ?? i + 1) - 1
-    else if ('{('.includes(ch as string)) depth++
-    else if ('})'.includes(ch as string) && depth > 0) depth--
+    else if (ch === '{' || ch === '(') depth++
+    else if ((ch === '}' || ch === ')') && depth > 0) depth--
     else if (ch === sep && depth === 0) {
       parts.push(s.slice(start, i))
       start = i + 1
@@ -116,8 +116,9 @@ function range(body: string): GlobNode | undefined {
   if (m === null) return undefined
   const [, fromNumber, toNumber, fromLetter, toLetter, stepText = '1'] = m
   const numeric = fromNumber !== undefined
-  const a = (fromNumber ?? fromLetter) as string
-  const b = (toNumber ?? toLetter) as string
+  // One of the two alternatives matched.
+  const a = fromNumber ?? fromLetter ?? ''
+  const b = toNumber ?? toLetter ?? ''
   const step = Number(stepText)
   if (step === 1 && a.length === 1 && b.length === 1) return { kind: 'class', source: a < b ? `[${a}-${b}]` : `[${b}-${a}]` }
   if (stepText.length > 15) return undefined
@@ -140,11 +141,24 @@ const ZERO_PADDED = /^[+-]?0\d/
 
 /**
  * Character classes as member lists, written as the rebuilt class writes them (letters and digits as
- * themselves, any other member as `\xHH`; never `/`; case is folded, so only lower-case letters): one JSON
- * object, read on first use.
+ * themselves, any other member as `\xHH`; never `/`; case is folded, so only lower-case letters).
  */
-const POSIX_CLASSES = String.raw`{"alnum":"a-z0-9","alpha":"a-z","digit":"0-9","lower":"a-z","upper":"a-z","word":"a-z0-9\\x5f","xdigit":"a-f0-9","blank":"\\x20","space":"\\x20","punct":"\\x21-\\x2e\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7e","graph":"\\x21-\\x2e0-\\x7e","print":"\\x20-\\x2e0-\\x7e","ascii":"\\x01-\\x2e0-\\x7f","cntrl":"\\x01-\\x1f\\x7f"}`
-let posixClasses: Readonly<Record<string, string>> | undefined
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alnum: 'a-z0-9',
+  alpha: 'a-z',
+  digit: '0-9',
+  lower: 'a-z',
+  upper: 'a-z',
+  word: 'a-z0-9\\x5f',
+  xdigit: 'a-f0-9',
+  blank: '\\x20',
+  space: '\\x20',
+  punct: '\\x21-\\x2e\\x3a-\\x40\\x5b-\\x60\\x7b-\\x7e',
+  graph: '\\x21-\\x2e0-\\x7e',
+  print: '\\x20-\\x2e0-\\x7e',
+  ascii: '\\x01-\\x2e0-\\x7f',
+  cntrl: '\\x01-\\x1f\\x7f',
+}
 
 /**
  * A bracket expression at `open` (`[abc]`, `[a-z]`, `[!x]`, `[^x]`, `[[:alpha:]]`), rebuilt as a class
@@ -155,7 +169,7 @@ let posixClasses: Readonly<Record<string, string>> | undefined
  */
 function readClass(s: string, open: number): { node: Piece; end: number } | undefined {
   let j = open + 1
-  const negate = '!^'.includes(s[j] as string)
+  const negate = s.charAt(j) === '!' || s.charAt(j) === '^'
   if (negate) j++
   // No `]` after the first member, before the next `/`: a plain `[` (checked first, so a glob of many
   // `[` costs one search each, not one scan of the rest of the glob each).
@@ -169,20 +183,20 @@ function readClass(s: string, open: number): { node: Piece; end: number } | unde
     const end = c === '[' && s[j + 1] === ':' ? s.indexOf(':]', j + 2) : -1
     const name = s.slice(j + 2, end)
     if (end >= 0 && !name.includes('/')) {
-      posixClasses ??= JSON.parse(POSIX_CLASSES) as Record<string, string>
       // `[[:foo:]]`, and names every object has (`constructor`): not a class anyone can mean.
-      if (!Object.hasOwn(posixClasses, name)) throw new Refused()
-      source += posixClasses[name]
+      const members = Object.hasOwn(POSIX_CLASSES, name) ? POSIX_CLASSES[name] : undefined
+      if (members === undefined) throw new Refused()
+      source += members
       j = end + 2
       continue
     }
-    const cp = s.codePointAt(j) as number
+    const cp = s.codePointAt(j) ?? 0
     // `a-z`: a range, unless the `-` is the last member.
     const range = s[j + 1] === '-' && j + 2 < s.length && s[j + 2] !== ']' && s[j + 2] !== '/'
-    const to = range ? (s.codePointAt(j + 2) as number) : cp
+    const to = range ? (s.codePointAt(j + 2) ?? 0) : cp
     // A class matches one UTF-16 unit: an astral member can't match; nor can `[z-a]`.
     if (to > 0xffff || to < cp) throw new Refused()
-    source += range ? `${classMember(c)}-${classMember(s[j + 2] as string)}` : classMember(c)
+    source += range ? `${classMember(c)}-${classMember(s.charAt(j + 2))}` : classMember(c)
     j += range ? 3 : 1
   }
 }
@@ -200,18 +214,14 @@ function classMember(c: string): string {
 export function expand(nodes: readonly GlobNode[]): Piece[][] {
   let out: Piece[][] = [[]]
   for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i] as GlobNode
+    const node = nodes[i]!
     if (node.kind !== 'choice') {
-      for (let k = 0; k < out.length; k++) (out[k] as Piece[]).push(node)
+      for (let k = 0; k < out.length; k++) out[k]!.push(node)
       continue
     }
-    // Loops, not flatMap and map: builtins the engine compiles on their first call.
-    const tails: Piece[][] = []
-    for (let k = 0; k < node.options.length; k++) tails.push(...expand(node.options[k] as GlobNode[]))
+    const tails = node.options.flatMap((option) => expand(option))
     if (out.length * tails.length > GUARD_LIMITS.alternativesPerGlob) throw new Refused()
-    const heads = out
-    out = []
-    for (let h = 0; h < heads.length; h++) for (let k = 0; k < tails.length; k++) out.push([...(heads[h] as Piece[]), ...(tails[k] as Piece[])])
+    out = out.flatMap((head) => tails.map((tail) => [...head, ...tail]))
   }
   return out
 }

@@ -5,16 +5,13 @@
  * to a regex of its own that can't nest a quantifier (the glob's text is read into pieces and choices by
  * ./glob-syntax). Pure: a glob that can't be read safely is skipped.
  *
- * The matcher is the plugin's own, not picomatch: the engine reads every line the module ships at every
- * Claude Code start, and picomatch's 7,800 syntax nodes cost more there than this whole file does
- * (docs/performance.md, "What each part costs"), while the glob tree this file reads leaves only
- * literals, `?`, `*` and plain character classes to match. picomatch 4 (`dot`, `nocase`, no extglobs)
- * stays the oracle: the specs check that both give the same answer on generated and hostile globs
- * (spec/core/guard/compiled-guard.spec.ts).
+ * The matcher is the plugin's own, as picomatch would not fit the node budget (budget.json; docs/engine.md,
+ * "Shapes the cold first edit keeps"), and the glob tree this file reads leaves only literals, `?`, `*` and
+ * plain character classes to match. picomatch 4 (`dot`, `nocase`, no extglobs) stays the oracle: the specs
+ * check that both give the same answer on generated and hostile globs (spec/core/guard/compiled-guard.spec.ts).
  *
- * The loops run for every glob read are indexed: the first guarded edit of a session reads each distinct
- * glob of the decisions in the engine's hooks worker, whose frozen built-ins send `for…of` and the array
- * callbacks through the generic iterator path (docs/guard.md, Performance).
+ * The loops run for every glob read are indexed and call no array callback (docs/engine.md, "Shapes the cold
+ * first edit keeps").
  */
 import { replaced } from '../item'
 import { GUARD_LIMITS } from './limits'
@@ -50,18 +47,20 @@ export const compileName: GlobCompiler = (name) => {
  */
 export function prepareGlob(glob: string): { exclude: boolean; patterns: string[] } | undefined {
   const read = readScopeGlob(glob)
-  return read === undefined ? undefined : { exclude: read.exclude, patterns: read.patterns }
+  return read === undefined ? undefined : { exclude: read.exclude, patterns: read.patterns.map((p) => p.text) }
+}
+
+/** One pattern of a glob: its text in picomatch's syntax, and its names (what compileGuard compiles). */
+export interface Pattern {
+  readonly text: string
+  readonly segments: readonly Segment[]
 }
 
 /**
- * prepareGlob, as the patterns' names (what compileGuard compiles), each shape with its pattern at the
- * same index. `budget` is charged the glob's length before it is read and that length again for each
- * further alternative, and may refuse.
+ * prepareGlob, each pattern with its names. `budget` is charged the glob's length before it is read and
+ * that length again for each further alternative, and may refuse.
  */
-export function readScopeGlob(
-  glob: unknown,
-  budget: (characters: number) => boolean = () => true,
-): { exclude: boolean; shapes: Segment[][]; patterns: string[] } | undefined {
+export function readScopeGlob(glob: unknown, budget: (characters: number) => boolean = () => true): { exclude: boolean; patterns: Pattern[] } | undefined {
   if (typeof glob !== 'string') return undefined
   let s = glob.normalize('NFC').trim()
   if (s.includes('\\')) s = s.replaceAll('\\', '/')
@@ -72,29 +71,36 @@ export function readScopeGlob(
   try {
     const expanded = expand(readGlob(fold(s), 0))
     if (!budget(s.length * (expanded.length - 1))) return undefined
-    const shapes: Segment[][] = []
-    const patterns: string[] = []
+    const patterns: Pattern[] = []
+    const texts: string[] = []
     for (let i = 0; i < expanded.length; i++) {
-      const alternative = shapesOf(expanded[i] as Piece[])
-      for (let k = 0; k < alternative.length; k++) {
-        const shape = alternative[k] as Segment[]
-        // The shape in picomatch's syntax, its names joined by `/`.
-        let pattern = ''
-        for (let n = 0; n < shape.length; n++) pattern += `${n === 0 ? '' : '/'}${shape[n] === 'globstar' ? '**' : (shape[n] as Name).source}`
-        if (!patterns.includes(pattern)) shapes.push(shape), patterns.push(pattern)
+      const shapes = shapesOf(expanded[i]!)
+      for (let k = 0; k < shapes.length; k++) {
+        const segments = shapes[k]!
+        const text = textOf(segments)
+        if (texts.includes(text)) continue
+        texts.push(text)
+        patterns.push({ text, segments })
       }
     }
-    return shapes.length > 0 && cheap(shapes) ? { exclude, shapes, patterns } : undefined
+    return patterns.length > 0 && cheap(patterns) ? { exclude, patterns } : undefined
   } catch (e) {
     if (e instanceof Refused) return undefined
     throw e
   }
 }
 
-/**
- * C0 and C1 controls (`\p{Cc}`, written out: JavaScriptCore builds a `\p{…}` class on a pattern's first
- * test): a glob or path holding one is skipped.
- */
+/** A pattern in picomatch's syntax: its names joined by `/`. */
+function textOf(segments: readonly Segment[]): string {
+  let text = ''
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!
+    text += `${i === 0 ? '' : '/'}${segment === 'globstar' ? '**' : segment.source}`
+  }
+  return text
+}
+
+/** C0 and C1 controls (`\p{Cc}`): a glob or path holding one is skipped. */
 export const CONTROL = /[\x00-\x1f\x7f-\x9f]/
 
 /** A pattern folder by folder: `**`, or one name, with what the limits look at. */
@@ -139,7 +145,8 @@ function shapesOf(pieces: readonly Piece[]): Segment[][] {
     const named = nameOf(name)
     if (named.plain === '..') throw new Refused() // can't match a path inside the project
     // Star runs alone, two `*` or more in all (`**`, or `{*,a}*` expanded): a globstar.
-    const globstar = named.source === '*' && (name.length > 1 || (name[0] as { size: number }).size > 1)
+    const first = name[0]
+    const globstar = named.source === '*' && (name.length > 1 || (first?.kind === 'star' && first.size > 1))
     // Skipped: `//`, `./`, and a `**` after a `**` (`**/**` is `**`).
     if (name.length > 0 && named.plain !== '.' && !(globstar && segments[segments.length - 1] === 'globstar')) segments.push(globstar ? 'globstar' : named)
     name = []
@@ -148,7 +155,7 @@ function shapesOf(pieces: readonly Piece[]): Segment[][] {
   if (!anchored && segments[0] !== 'globstar') segments.unshift('globstar')
   if (segments[segments.length - 1] === 'globstar') return [segments]
   // `x/**` also matches a file named `x`; `x/**` + `/*` (a trailing slash) needs something under the folder.
-  if ((pieces[pieces.length - 1] as Piece).kind === 'slash') return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
+  if (pieces[pieces.length - 1]?.kind === 'slash') return [[...segments, 'globstar', nameOf([{ kind: 'star', size: 1 }])]]
   return [segments, [...segments, 'globstar']]
 }
 
@@ -165,10 +172,9 @@ function nameOf(pieces: readonly Piece[]): Name {
   let classes = 0
   let length = 0
   for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i] as Piece
+    const p = pieces[i]!
     if (p.kind === 'star' && pieces[i - 1]?.kind === 'star') continue // adjacent star runs are one run (`{*,a}*` expands to `**`)
     if (p.kind === 'text') {
-      // Tested first: in the hooks worker a regex replace costs more than a test, found or not.
       source += replaced(p.text, SYNTAX, '\\$&')
       regex += replaced(p.text, REGEX_SYNTAX, '\\$&')
       plain = plain === undefined ? undefined : plain + p.text
@@ -200,14 +206,14 @@ function classRegex(source: string): string {
  * its caps, and the patterns together within the glob's. Names are matched one by one, so only a
  * name's own `*` runs can make its test backtrack, over that name alone.
  */
-function cheap(shapes: readonly (readonly Segment[])[]): boolean {
+function cheap(patterns: readonly Pattern[]): boolean {
   const wildcard = new Set<string>()
   const costly = new Set<string>()
-  for (let i = 0; i < shapes.length; i++) {
-    const shape = shapes[i] as readonly Segment[]
+  for (let i = 0; i < patterns.length; i++) {
+    const segments = patterns[i]!.segments
     let names = 0
-    for (let k = 0; k < shape.length; k++) {
-      const s = shape[k] as Segment
+    for (let k = 0; k < segments.length; k++) {
+      const s = segments[k]!
       if (s === 'globstar') continue
       if (++names > GUARD_LIMITS.namesPerPattern || s.stars > GUARD_LIMITS.starRunsPerName || s.classes > GUARD_LIMITS.classesPerName) return false
       if (s.plain !== undefined) continue

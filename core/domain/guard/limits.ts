@@ -51,18 +51,30 @@ export interface GuardLimits {
   readonly whyLength: number
 }
 
-/**
- * The caps, in the order GuardLimits describes them, as one JSON text: the engine's scan of the module
- * at every start costs by syntax node, and a string is one however many numbers it holds.
- */
-export const GUARD_LIMITS: GuardLimits = Object.freeze(
-  JSON.parse(`{
-    "records": 200, "compiledRecords": 400, "scannedEntries": 2000,
-    "globsPerRecord": 16, "areasPerRecord": 16, "globLength": 256, "areaLength": 64,
-    "starRunsPerName": 2, "classesPerName": 16, "wildcardNameLength": 64, "namesPerPattern": 16,
-    "alternativesPerGlob": 16, "braceDepth": 4, "wildcardNamesPerGlob": 32, "costlyNamesPerGlob": 4,
-    "globTextPerGuard": 262144, "patternsPerGuard": 8192, "innerNamesPerGuard": 8192,
-    "wildcardNamesPerGuard": 512, "costlyNamesPerGuard": 64,
-    "pathLength": 1024, "idLength": 200, "titleLength": 300, "whyLength": 1000
-  }`),
-)
+/** The caps (a key GuardLimits lacks, or misses, is a compile error). */
+export const GUARD_LIMITS: GuardLimits = Object.freeze({
+  records: 200,
+  compiledRecords: 400,
+  scannedEntries: 2000,
+  globsPerRecord: 16,
+  areasPerRecord: 16,
+  globLength: 256,
+  areaLength: 64,
+  starRunsPerName: 2,
+  classesPerName: 16,
+  wildcardNameLength: 64,
+  namesPerPattern: 16,
+  alternativesPerGlob: 16,
+  braceDepth: 4,
+  wildcardNamesPerGlob: 32,
+  costlyNamesPerGlob: 4,
+  globTextPerGuard: 262_144,
+  patternsPerGuard: 8192,
+  innerNamesPerGuard: 8192,
+  wildcardNamesPerGuard: 512,
+  costlyNamesPerGuard: 64,
+  pathLength: 1024,
+  idLength: 200,
+  titleLength: 300,
+  whyLength: 1000,
+})

@@ -46,7 +46,7 @@ function listed(list: readonly GuardRecord[], bullet: string, line: (label: stri
 
 function recordsOf(matches: readonly GuardRecord[]): GuardRecord[] {
   if (!Array.isArray(matches)) return []
-  return matches.filter((r): r is GuardRecord => object(r) !== undefined && typeof (r as GuardRecord).title === 'string')
+  return matches.filter((r) => object(r) !== undefined && typeof r.title === 'string')
 }
 
 /** `a Hark decision and 2 non-goals`, `3 Hark non-goals`, `no Hark record`. */

@@ -275,7 +275,7 @@ describe("the guard's own name matcher, with picomatch as its oracle (fast-check
 
   /** The wildcard names of a glob's patterns (plain names are compared as text and never compiled). */
   const wildcardNames = (glob: string): Name[] =>
-    (readScopeGlob(glob)?.shapes ?? []).flat().filter((s): s is Name => s !== 'globstar' && s.plain === undefined)
+    (readScopeGlob(glob)?.patterns ?? []).flatMap((p) => p.segments).filter((s): s is Name => s !== 'globstar' && s.plain === undefined)
 
   test('each name of a pattern: the same answer as picomatch on any folded name', () => {
     let compared = 0

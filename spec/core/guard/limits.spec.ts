@@ -1,5 +1,5 @@
-// The edit guard's caps (core/domain/guard/limits.ts), read from one JSON text: a misspelt key would type-check and
-// read as undefined, which turns its cap off, so every cap the code reads is checked to be there, a positive whole number.
+// The edit guard's caps (core/domain/guard/limits.ts): tsc holds each read and the table to GuardLimits; this holds
+// the table to what the code reads (no cap nobody reads), each cap a positive whole number, and the table frozen.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'

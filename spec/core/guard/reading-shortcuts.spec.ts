@@ -1,7 +1,6 @@
-// The shortcuts the edit guard's reading takes so the first guarded edit of a session is cheap in the engine's
-// hooks worker (frozen built-ins: a regex split tries every position, a regex replace takes the generic path,
-// `for…of` the iterator protocol; docs/guard.md, Performance) give what the plain forms gave. Each property
-// holds a shortcut to the form it replaced, written out here as it was.
+// The shortcuts the edit guard's reading keeps for the cold first guarded edit (docs/engine.md, "Shapes the cold
+// first edit keeps") give what the plain forms gave. Each property holds a shortcut to the form it replaced,
+// written out here as it was.
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { display, isSettled, parseDecisionEntries, scopeOf } from '../../../core/domain/guard/records'
