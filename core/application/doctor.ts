@@ -23,7 +23,7 @@ export const STORE_FILES = 'hark-memory_hark-aae3fede4df5.json (installed from t
  * Where the plugin loads. The plugin is not told its install's scope, and finding it would mean reading settings,
  * which SPEC.md does not list among what it reads: the report says where to look instead.
  */
-export const SCOPE_HELP = 'Where it loads: installed at user scope, in every folder; at project or local scope, only where Claude Code starts in the folder holding .claude/settings.json (or settings.local.json). /plugin shows the scope; the README\'s Install section compares them.'
+export const SCOPE_HELP = 'Where it loads: installed at user scope, in every folder; at project scope, only where Claude Code starts in the project\'s own folder; at local scope, there and in its subfolders when that folder is a git repository\'s top. /plugin shows the scope; the README\'s Install section compares them.'
 
 /** Places listed at most when no project file was found (two per folder up to the root). */
 const MAX_PLACES = 40

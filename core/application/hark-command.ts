@@ -3,6 +3,7 @@
  * nothing, in or out of a Hark project; the others answer for the active project (./hark-subcommands), and
  * outside a Hark project, or without a key, /hark says how to set up. An unknown word prints the usage.
  */
+import { withoutControls } from '../domain/item'
 import type { Doctor } from './doctor'
 import type { HarkSubcommands, ProjectWord } from './hark-subcommands'
 import { KEY_HELP, PROJECT_HELP, SETUP_HELP } from './settings'
@@ -27,7 +28,7 @@ export class HarkCommand {
   /** The usage text when `/hark <args>` names no command, before anything starts; else undefined. */
   unknown(args: string): string | undefined {
     const sub = subcommand(args)
-    return WORDS.includes(sub) ? undefined : `Unknown /hark command "${sub.slice(0, 40)}". ${USAGE}`
+    return WORDS.includes(sub) ? undefined : `Unknown /hark command "${withoutControls([...sub].slice(0, 40).join(''))}". ${USAGE}`
   }
 
   /**
