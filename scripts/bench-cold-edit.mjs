@@ -22,19 +22,12 @@ import { decisionFixture } from '../e2e/lib/decisions.mjs'
 import { onExit, otherTree } from '../e2e/lib/other-tree.mjs'
 import { REPO_DIR } from '../e2e/lib/session.mjs'
 import { coldEdit, coldEditLines } from './bench/cold-edit.mjs'
+import { whole } from './bench/args.mjs'
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
   options: { against: { type: 'string' }, decisions: { type: 'string', default: '200' }, json: { type: 'boolean', default: false } },
 })
-const whole = (name, text, min) => {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`${name} must be a whole number ≥ ${min}, not ${text}`)
-    process.exit(2)
-  }
-  return n
-}
 const runs = whole('runs', positionals[0] ?? '21', 1)
 const decisions = whole('--decisions', opt.decisions, 1)
 

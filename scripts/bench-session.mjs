@@ -52,6 +52,7 @@ import { changedFields, debugLines, keyKind, moduleLoad, ownTimes, round, storeS
 import { decisionFixture } from '../e2e/lib/decisions.mjs'
 import { onExit, otherTree } from '../e2e/lib/other-tree.mjs'
 import { coldEdit, coldEditLines } from './bench/cold-edit.mjs'
+import { whole } from './bench/args.mjs'
 
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
@@ -69,14 +70,6 @@ const { values: opt, positionals } = parseArgs({
     from: { type: 'string' },
   },
 })
-const whole = (name, text, min) => {
-  const n = Number(text)
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`${name} must be a whole number ≥ ${min}, not ${text}`)
-    process.exit(2)
-  }
-  return n
-}
 const runs = whole('runs', opt.runs ?? positionals[0] ?? '7', 1)
 const warmup = whole('--warmup', opt.warmup, 0)
 const delayMs = whole('--delay-ms', opt['delay-ms'], 0)
