@@ -19,7 +19,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { decisionFixture } from '../e2e/lib/decisions.mjs'
-import { onExit, otherTree } from '../e2e/lib/other-tree.mjs'
+import { againstTree, onExit } from '../e2e/lib/other-tree.mjs'
 import { REPO_DIR } from '../e2e/lib/session.mjs'
 import { coldEdit, coldEditLines } from './bench/cold-edit.mjs'
 import { whole } from './bench/args.mjs'
@@ -35,14 +35,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hark-cold-edit-'))
 onExit(() => fs.rmSync(scratch, { recursive: true, force: true }))
 const trees = [{ label: 'this tree', dir: REPO_DIR }]
 if (opt.against !== undefined) {
-  let other
-  try {
-    other = otherTree(opt.against)
-  } catch (error) {
-    console.error(error.message)
-    process.exit(2)
-  }
-  onExit(other.cleanUp)
+  const other = againstTree(opt.against)
   const named = other.commit === undefined || other.commit.startsWith(other.label)
   trees.push({ label: named ? other.label : `${other.label} (${other.commit})`, dir: other.dir })
 }

@@ -57,7 +57,7 @@ import { ACCESS_KEY, E2E_DIR, REPO_DIR, claudeBin, engineEnv, installFromMarketp
 import { startFakeModel } from '../e2e/lib/fake-model.mjs'
 import { debugLines, median, moduleLoad, scanOf } from '../e2e/lib/timings.mjs'
 import { writeStandIns } from '../e2e/lib/stand-ins.mjs'
-import { onExit, otherTree } from '../e2e/lib/other-tree.mjs'
+import { againstTree, onExit } from '../e2e/lib/other-tree.mjs'
 import { interactiveStart, killTerminals } from '../e2e/lib/tty-start.mjs'
 import { hasTmux } from '../e2e/lib/tty.mjs'
 
@@ -95,16 +95,7 @@ const floorDir = path.join(E2E_DIR, 'passthrough-plugin')
 // On any exit, ^C included, last registered first: the starts still running are ended, the other tree's
 // worktree removed, the folders too (unless --keep).
 onExit(() => { if (!opt.keep) fs.rmSync(base, { recursive: true, force: true, maxRetries: 5 }) })
-let other
-if (opt.against !== undefined) {
-  try {
-    other = otherTree(opt.against)
-  } catch (error) {
-    console.error(`${error.message}\n${usage}`)
-    process.exit(2)
-  }
-  onExit(other.cleanUp)
-}
+const other = opt.against !== undefined ? againstTree(opt.against, usage) : undefined
 onExit(() => {
   killRunning()
   killTerminals()

@@ -50,7 +50,7 @@ import { E2E_DIR, FIXTURE, REPO_DIR, killRunning, runSession } from '../e2e/lib/
 import { engineVersion, pluginVersion } from '../e2e/lib/inspect.mjs'
 import { changedFields, debugLines, keyKind, moduleLoad, ownTimes, round, storeSets, toolUses, watchStore } from '../e2e/lib/timings.mjs'
 import { decisionFixture } from '../e2e/lib/decisions.mjs'
-import { onExit, otherTree } from '../e2e/lib/other-tree.mjs'
+import { againstTree, onExit } from '../e2e/lib/other-tree.mjs'
 import { coldEdit, coldEditLines } from './bench/cold-edit.mjs'
 import { whole } from './bench/args.mjs'
 
@@ -81,16 +81,7 @@ const base = opt.from ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'hark-
 // On any exit, ^C included, last registered first: the session still running is killed, the other tree's
 // worktree removed, the run folders too (unless --keep).
 if (base !== undefined) onExit(() => { if (!opt.keep) fs.rmSync(base, { recursive: true, force: true, maxRetries: 5 }) })
-let other
-if (opt.against !== undefined && !opt.from) {
-  try {
-    other = otherTree(opt.against)
-  } catch (error) {
-    console.error(error.message)
-    process.exit(2)
-  }
-  onExit(other.cleanUp)
-}
+const other = opt.against !== undefined && !opt.from ? againstTree(opt.against) : undefined
 onExit(killRunning)
 const againstDir = other?.dir
 const progress = (text) => process.stderr.write(`${text}\n`)

@@ -82,6 +82,22 @@ export function otherTree(spec) {
   return { dir, label: spec, ref: spec, commit: commit.slice(0, 7), worktree: true, cleanUp }
 }
 
+/**
+ * A bench's `--against` tree: `otherTree(spec)`, removed when the process exits (`onExit`). When `spec` names no
+ * tree, its message (and `usage`, when given) on stderr, and exit 2.
+ */
+export function againstTree(spec, usage) {
+  let tree
+  try {
+    tree = otherTree(spec)
+  } catch (error) {
+    console.error(usage === undefined ? error.message : `${error.message}\n${usage}`)
+    process.exit(2)
+  }
+  onExit(tree.cleanUp)
+  return tree
+}
+
 const atExit = []
 let installed = false
 
